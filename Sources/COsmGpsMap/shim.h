@@ -1,0 +1,1 @@
+#include <osm-gps-map.h>

@@ -1,0 +1,76 @@
+#include "CShims.h"
+
+#include <glib-unix.h>
+#include <sys/eventfd.h>
+
+// Private libdispatch entry points (exported by libdispatch.so; used by CoreFoundation's run loop).
+extern int _dispatch_get_main_queue_handle_4CF(void);
+extern void _dispatch_main_queue_callback_4CF(void *msg);
+
+#ifndef VT_BUILD_FLICKR_API_KEY
+#define VT_BUILD_FLICKR_API_KEY ""
+#endif
+
+static gboolean vt_main_queue_ready(gint fd, GIOCondition condition, gpointer user_data) {
+    (void)condition;
+    (void)user_data;
+    eventfd_t value;
+    // Reading resets the eventfd; without it the source stays ready and the loop spins.
+    (void)eventfd_read(fd, &value);
+    _dispatch_main_queue_callback_4CF(NULL);
+    return G_SOURCE_CONTINUE;
+}
+
+guint vt_main_queue_attach(GMainContext *context) {
+    int fd = _dispatch_get_main_queue_handle_4CF();
+    GSource *source = g_unix_fd_source_new(fd, G_IO_IN);
+    g_source_set_callback(source, (GSourceFunc)(void (*)(void))vt_main_queue_ready, NULL, NULL);
+    g_source_set_name(source, "dispatch-main-queue");
+    guint id = g_source_attach(source, context);
+    g_source_unref(source);
+    return id;
+}
+
+OsmGpsMap *vt_osm_gps_map_new(const char *repo_uri, const char *tile_cache, const char *user_agent,
+                              int min_zoom, int max_zoom) {
+    OsmGpsMap *map = g_object_new(OSM_TYPE_GPS_MAP,
+                                  "repo-uri", repo_uri,
+                                  "tile-cache", tile_cache,
+                                  "user-agent", user_agent,
+                                  "min-zoom", min_zoom,
+                                  "max-zoom", max_zoom,
+                                  NULL);
+    g_object_set(map, "map-source", OSM_GPS_MAP_SOURCE_LAST, NULL);
+    return map;
+}
+
+void vt_osm_gps_map_get_view(OsmGpsMap *map, double *latitude, double *longitude, int *zoom) {
+    gfloat lat = 0, lon = 0;
+    gint z = 0;
+    g_object_get(map, "latitude", &lat, "longitude", &lon, "zoom", &z, NULL);
+    *latitude = lat;
+    *longitude = lon;
+    *zoom = z;
+}
+
+void vt_osm_gps_map_get_origin(OsmGpsMap *map, int *map_x, int *map_y) {
+    gint x = 0, y = 0;
+    g_object_get(map, "map-x", &x, "map-y", &y, NULL);
+    *map_x = x;
+    *map_y = y;
+}
+
+int vt_osm_gps_map_tiles_queued(OsmGpsMap *map) {
+    gint queued = 0;
+    g_object_get(map, "tiles-queued", &queued, NULL);
+    return queued;
+}
+
+const char *vt_build_flickr_api_key(void) {
+    return VT_BUILD_FLICKR_API_KEY;
+}
+
+GtkWidget *vt_builder_get_widget(GtkBuilder *builder, const char *name) {
+    GObject *object = gtk_builder_get_object(builder, name);
+    return object ? GTK_WIDGET(object) : NULL;
+}

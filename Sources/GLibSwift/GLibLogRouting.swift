@@ -1,0 +1,38 @@
+import CGtk
+import Logging
+
+/// Sends a GLib log domain's messages to a swift-log logger instead of the terminal.
+public enum GLibLogRouting {
+    private final class Route: @unchecked Sendable {
+        // @unchecked: immutable after init; Logger is Sendable.
+        let logger: Logger
+        let warningLevel: Logger.Level
+        init(logger: Logger, warningLevel: Logger.Level) {
+            self.logger = logger
+            self.warningLevel = warningLevel
+        }
+    }
+
+    /// Routes `domain` to `logger`. GLib warnings and messages are logged at `warningLevel`
+    /// (libraries that warn about routine events, like a missing map tile, get `.debug`);
+    /// criticals and errors stay at `.error`. Install it after the library has installed its own
+    /// handler: GLib asks the newest handler for a domain first.
+    public static func route(domain: String, to logger: Logger, warningLevel: Logger.Level) {
+        let route = Unmanaged.passRetained(Route(logger: logger, warningLevel: warningLevel)).toOpaque()
+        let levels = GLogLevelFlags(rawValue: G_LOG_LEVEL_MASK.rawValue | G_LOG_FLAG_FATAL.rawValue | G_LOG_FLAG_RECURSION.rawValue)
+        g_log_set_handler(domain, levels, { domain, flags, message, data in
+            let route = Unmanaged<Route>.fromOpaque(data!).takeUnretainedValue()
+            let text = message.map { String(cString: $0) } ?? ""
+            let domainName = domain.map { String(cString: $0) } ?? "GLib"
+            let level: Logger.Level
+            if flags.rawValue & (G_LOG_LEVEL_ERROR.rawValue | G_LOG_LEVEL_CRITICAL.rawValue) != 0 {
+                level = .error
+            } else if flags.rawValue & (G_LOG_LEVEL_WARNING.rawValue | G_LOG_LEVEL_MESSAGE.rawValue) != 0 {
+                level = route.warningLevel
+            } else {
+                level = .debug
+            }
+            route.logger.log(level: level, "\(text)", metadata: ["domain": "\(domainName)"])
+        }, route)
+    }
+}

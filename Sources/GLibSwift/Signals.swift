@@ -1,0 +1,131 @@
+import CGtk
+
+/// A signal whose C handler is `void (*)(GObject *instance, gpointer user_data)`.
+public struct VoidSignal: Sendable {
+    public let name: String
+    public init(_ name: String) { self.name = name }
+
+    public static let clicked = VoidSignal("clicked")
+    public static let activate = VoidSignal("activate")
+    public static let startup = VoidSignal("startup")
+    public static let shutdown = VoidSignal("shutdown")
+    public static let destroy = VoidSignal("destroy")
+    /// OsmGpsMap: the centre or zoom changed.
+    public static let changed = VoidSignal("changed")
+    public static let map = VoidSignal("map")
+}
+
+/// A signal whose C handler is `gboolean (*)(GtkWidget *widget, GdkEvent *event, gpointer user_data)`.
+/// The handler returns true to stop other handlers (and the default one) from seeing the event.
+public struct EventSignal: Sendable {
+    public let name: String
+    public init(_ name: String) { self.name = name }
+
+    public static let buttonPress = EventSignal("button-press-event")
+    public static let buttonRelease = EventSignal("button-release-event")
+    public static let motionNotify = EventSignal("motion-notify-event")
+    public static let keyPress = EventSignal("key-press-event")
+    public static let delete = EventSignal("delete-event")
+    public static let configure = EventSignal("configure-event")
+    public static let windowState = EventSignal("window-state-event")
+}
+
+/// A signal whose C handler is `void (*)(GObject *instance, gpointer argument, gpointer user_data)`.
+public struct PointerSignal: Sendable {
+    public let name: String
+    public init(_ name: String) { self.name = name }
+
+    /// GSimpleAction::activate (argument: the GVariant parameter, may be NULL).
+    public static let actionActivate = PointerSignal("activate")
+    /// GtkWidget::size-allocate (argument: the GtkAllocation).
+    public static let sizeAllocate = PointerSignal("size-allocate")
+    /// GtkFlowBox::child-activated (argument: the GtkFlowBoxChild).
+    public static let childActivated = PointerSignal("child-activated")
+    /// GtkStack notify::visible-child (argument: the GParamSpec).
+    public static let notifyVisibleChild = PointerSignal("notify::visible-child")
+}
+
+/// A signal whose C handler is `void (*)(GObject *instance, gint value, gpointer user_data)`.
+public struct IntSignal: Sendable {
+    public let name: String
+    public init(_ name: String) { self.name = name }
+
+    /// GtkDialog::response (value: the response id).
+    public static let response = IntSignal("response")
+}
+
+public typealias SignalHandlerID = UInt
+
+private typealias VoidHandler = @MainActor () -> Void
+private typealias EventHandler = @MainActor (UnsafeMutablePointer<GdkEvent>) -> Bool
+private typealias PointerHandler = @MainActor (UnsafeMutableRawPointer?) -> Void
+private typealias IntHandler = @MainActor (Int32) -> Void
+
+private let voidThunk: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, data in
+    let box = ClosureBox<VoidHandler>.from(data)
+    MainActor.assumeIsolated { box.body() }
+}
+
+private let eventThunk: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<GdkEvent>?, UnsafeMutableRawPointer?) -> gboolean = { _, event, data in
+    guard let deliveredEvent = event else { return 0 }
+    let box = ClosureBox<EventHandler>.from(data)
+    nonisolated(unsafe) let event = deliveredEvent // GTK delivers signals on its own (main) thread
+    return MainActor.assumeIsolated { box.body(event).gboolean }
+}
+
+private let pointerThunk: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, deliveredArgument, data in
+    let box = ClosureBox<PointerHandler>.from(data)
+    nonisolated(unsafe) let argument = deliveredArgument // GTK delivers signals on its own (main) thread
+    MainActor.assumeIsolated { box.body(argument) }
+}
+
+private let intThunk: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeMutableRawPointer?) -> Void = { _, value, data in
+    let box = ClosureBox<IntHandler>.from(data)
+    MainActor.assumeIsolated { box.body(value) }
+}
+
+private let releaseInt: GClosureNotify = { data, _ in ClosureBox<IntHandler>.release(data) }
+private let releaseVoid: GClosureNotify = { data, _ in ClosureBox<VoidHandler>.release(data) }
+private let releaseEvent: GClosureNotify = { data, _ in ClosureBox<EventHandler>.release(data) }
+private let releasePointer: GClosureNotify = { data, _ in ClosureBox<PointerHandler>.release(data) }
+
+@MainActor
+private func connectThunk(_ instance: UnsafeMutableRawPointer, _ name: String, _ thunk: UnsafeRawPointer,
+                          _ box: UnsafeMutableRawPointer, _ release: GClosureNotify) -> SignalHandlerID {
+    // Connected before the default handler (not AFTER), so handlers can stop an event reaching the widget.
+    let callback = unsafeBitCast(thunk, to: GCallback.self)
+    return SignalHandlerID(g_signal_connect_data(instance, name, callback, box, release, GConnectFlags(rawValue: 0)))
+}
+
+extension GObjectPointer {
+    @MainActor @discardableResult
+    public func connect(_ signal: VoidSignal, _ handler: @escaping @MainActor () -> Void) -> SignalHandlerID {
+        let box = ClosureBox<VoidHandler>(handler).retainedPointer()
+        return connectThunk(rawObject, signal.name, unsafeBitCast(voidThunk, to: UnsafeRawPointer.self), box, releaseVoid)
+    }
+
+    @MainActor @discardableResult
+    public func connect(_ signal: EventSignal,
+                        _ handler: @escaping @MainActor (UnsafeMutablePointer<GdkEvent>) -> Bool) -> SignalHandlerID {
+        let box = ClosureBox<EventHandler>(handler).retainedPointer()
+        return connectThunk(rawObject, signal.name, unsafeBitCast(eventThunk, to: UnsafeRawPointer.self), box, releaseEvent)
+    }
+
+    @MainActor @discardableResult
+    public func connect(_ signal: PointerSignal,
+                        _ handler: @escaping @MainActor (UnsafeMutableRawPointer?) -> Void) -> SignalHandlerID {
+        let box = ClosureBox<PointerHandler>(handler).retainedPointer()
+        return connectThunk(rawObject, signal.name, unsafeBitCast(pointerThunk, to: UnsafeRawPointer.self), box, releasePointer)
+    }
+
+    @MainActor @discardableResult
+    public func connect(_ signal: IntSignal, _ handler: @escaping @MainActor (Int32) -> Void) -> SignalHandlerID {
+        let box = ClosureBox<IntHandler>(handler).retainedPointer()
+        return connectThunk(rawObject, signal.name, unsafeBitCast(intThunk, to: UnsafeRawPointer.self), box, releaseInt)
+    }
+
+    @MainActor
+    public func disconnect(_ id: SignalHandlerID) {
+        g_signal_handler_disconnect(rawObject, gulong(id))
+    }
+}

@@ -1,0 +1,81 @@
+import CGtk
+
+/// A one-shot GLib timeout on the main context whose body runs on the GTK thread.
+@MainActor
+public final class Timeout {
+    private final class State: @unchecked Sendable {
+        // @unchecked: touched only on the GTK thread.
+        var sourceID: guint = 0
+        var finished = false
+        let body: @MainActor () -> Void
+        init(_ body: @escaping @MainActor () -> Void) { self.body = body }
+    }
+
+    private let state: State
+
+    /// Runs `body` once after `milliseconds`, unless cancelled first.
+    @discardableResult
+    public static func after(milliseconds: UInt32, _ body: @escaping @MainActor () -> Void) -> Timeout {
+        Timeout(milliseconds: milliseconds, body)
+    }
+
+    private init(milliseconds: UInt32, _ body: @escaping @MainActor () -> Void) {
+        state = State(body)
+        let pointer = Unmanaged.passRetained(state).toOpaque()
+        state.sourceID = g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, { data in
+            let state = Unmanaged<State>.fromOpaque(data!).takeUnretainedValue()
+            state.finished = true
+            MainActor.assumeIsolated { state.body() }
+            return 0 // G_SOURCE_REMOVE
+        }, pointer, { data in
+            Unmanaged<State>.fromOpaque(data!).release()
+        })
+    }
+
+    public var isPending: Bool { !state.finished }
+
+    public func cancel() {
+        guard !state.finished else { return }
+        state.finished = true
+        g_source_remove(state.sourceID)
+    }
+}
+
+/// Runs the last scheduled body once things have been quiet for `milliseconds`.
+@MainActor
+public final class Debouncer {
+    private let milliseconds: UInt32
+    private var pending: Timeout?
+    private var pendingBody: (@MainActor () -> Void)?
+
+    public init(milliseconds: UInt32) { self.milliseconds = milliseconds }
+
+    public func schedule(_ body: @escaping @MainActor () -> Void) {
+        pending?.cancel()
+        pendingBody = body
+        pending = Timeout.after(milliseconds: milliseconds) { [weak self] in
+            self?.runPending()
+        }
+    }
+
+    /// Runs the pending body now (e.g. on quit), if there is one.
+    public func flush() {
+        pending?.cancel()
+        runPending()
+    }
+
+    public var hasPending: Bool { pendingBody != nil }
+
+    public func cancel() {
+        pending?.cancel()
+        pending = nil
+        pendingBody = nil
+    }
+
+    private func runPending() {
+        let body = pendingBody
+        pending = nil
+        pendingBody = nil
+        body?()
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import Logging
+import TouristStore
+import TouristUI
+
+let arguments = CommandLine.arguments
+if arguments.contains("--version") {
+    print("\(AppInfo.programName) \(AppInfo.version)")
+    exit(0)
+}
+if arguments.contains("--help") || arguments.contains("-h") {
+    print("""
+    Usage: \(AppInfo.programName) [--version]
+
+    \(AppInfo.name): drop pins on a world map and see the photos people took there.
+
+    Environment:
+      VIRTUAL_TOURIST_TILE_URL  map tile URL template (#Z/#X/#Y), default OpenStreetMap
+      VIRTUAL_TOURIST_LOG       log level: trace, debug, info, notice, warning (default), error
+    """)
+    exit(0)
+}
+
+let environment = ProcessInfo.processInfo.environment
+let logLevel = environment["VIRTUAL_TOURIST_LOG"].flatMap { Logger.Level(rawValue: $0.lowercased()) } ?? .warning
+LoggingSystem.bootstrap { label in
+    var handler = StreamLogHandler.standardError(label: label)
+    handler.logLevel = logLevel
+    return handler
+}
+let logger = Logger(label: AppInfo.programName)
+
+let application = TouristApplication(paths: AppPaths(environment: environment), environment: environment,
+                                     logger: logger)
+exit(application.run())

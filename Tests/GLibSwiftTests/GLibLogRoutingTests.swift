@@ -1,0 +1,50 @@
+import CGtk
+import GLibSwift
+import Logging
+import XCTest
+
+/// Collects what a logger was given.
+private final class CapturingLogHandler: LogHandler, @unchecked Sendable {
+    final class Sink: @unchecked Sendable {
+        private let lock = NSLock()
+        private var entries: [(Logger.Level, String)] = []
+        func append(_ entry: (Logger.Level, String)) { lock.lock(); entries.append(entry); lock.unlock() }
+        var all: [(Logger.Level, String)] { lock.lock(); defer { lock.unlock() }; return entries }
+    }
+
+    let sink: Sink
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    init(sink: Sink) { self.sink = sink }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        sink.append((event.level, event.message.description))
+    }
+}
+
+final class GLibLogRoutingTests: XCTestCase {
+    private func glibLog(_ domain: String, _ level: GLogLevelFlags, _ message: String) {
+        withVaList([]) { g_logv(domain, level, message, $0) }
+    }
+
+    func testRoutedWarningsReachTheLoggerAtTheChosenLevel() {
+        let sink = CapturingLogHandler.Sink()
+        let logger = Logger(label: "test") { _ in CapturingLogHandler(sink: sink) }
+        GLibLogRouting.route(domain: "VTTestDomain", to: logger, warningLevel: .debug)
+
+        glibLog("VTTestDomain", G_LOG_LEVEL_WARNING, "Error getting missing tile")
+        glibLog("VTTestDomain", G_LOG_LEVEL_CRITICAL, "something is really wrong")
+
+        let entries = sink.all
+        XCTAssertEqual(entries.count, 2)
+        XCTAssertEqual(entries.first?.0, .debug)
+        XCTAssertEqual(entries.first?.1, "Error getting missing tile")
+        XCTAssertEqual(entries.last?.0, .error)
+    }
+}
