@@ -1,0 +1,104 @@
+import Foundation
+import GRDB
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// MARK: - Photo files
+
+extension AppDatabase {
+    /// Removes every file under the photos folder that no photo names (including partial
+    /// downloads such as `*.part`), and the folders this leaves empty; returns how many files went.
+    ///
+    /// `open(paths:)` calls it at start-up. Do not call it while downloads are writing files.
+    @discardableResult
+    public func removeOrphanedPhotoFiles() throws -> Int {
+        try wrapErrors {
+            // On the writer, so no write can name a file while the folder is being swept.
+            try dbWriter.writeWithoutTransaction { db in
+                var named = try Photo
+                    .select(Photo.Columns.filePath, as: String.self)
+                    .filter(Photo.Columns.filePath != nil)
+                    .fetchSet(db)
+                // Files of a deletion that can still be undone are not orphans.
+                named.formUnion(try String.fetchAll(
+                    db, sql: "SELECT path FROM pending_file_deletion WHERE held_by IS NOT NULL"))
+                return removeFiles(in: photosFolder, relativePath: Self.photosFolderName, keeping: named)
+            }
+        }
+    }
+
+    /// Throws unless `path` is a plain relative path inside the photos folder, like `photos/7/1_a.jpg`.
+    static func validatePhotoPath(_ path: String) throws {
+        guard isPhotoPath(path) else { throw StoreError.invalidPhotoPath(path) }
+    }
+
+    static func isPhotoPath(_ path: String) -> Bool {
+        let components = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard components.count >= 2, components[0] == photosFolderName, !path.contains("\0") else {
+            return false
+        }
+        return components.allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." }
+    }
+
+    /// Unlinks the files listed in `pending_file_deletion` and forgets them.
+    ///
+    /// Paths a photo still names, or that point outside the photos folder, are forgotten without
+    /// touching the disk. Paths that fail to unlink stay listed, so the next write or start-up retries.
+    func deleteReleasedFiles(_ db: Database) {
+        do {
+            let released = try String.fetchAll(
+                db, sql: "SELECT path FROM pending_file_deletion WHERE held_by IS NULL")
+            guard !released.isEmpty else { return }
+            let stillNamed = try Photo
+                .select(Photo.Columns.filePath, as: String.self)
+                .filter(released.contains(Photo.Columns.filePath))
+                .fetchSet(db)
+            let done = released.filter { path in
+                guard Self.isPhotoPath(path), !stillNamed.contains(path) else { return true }
+                return unlinkFile(photoFileURL(relativePath: path))
+            }
+            guard !done.isEmpty else { return }
+            try db.inTransaction {
+                try db.execute(literal: "DELETE FROM pending_file_deletion WHERE path IN \(done)")
+                return .commit
+            }
+        } catch {
+            // The committed write stands; the listed paths stay and are retried by the next write.
+        }
+    }
+
+    /// Returns true when the file is gone, whether or not it was there.
+    private func unlinkFile(_ url: URL) -> Bool {
+        unlink(url.path) == 0 || errno == ENOENT || errno == ENOTDIR
+    }
+
+    private func removeFiles(in folder: URL, relativePath: String, keeping named: Set<String>) -> Int {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return 0 }
+        var removed = 0
+        for name in names {
+            let url = folder.appendingPathComponent(name)
+            let relative = relativePath + "/" + name
+            if isDirectory(url) {
+                removed += removeFiles(in: url, relativePath: relative, keeping: named)
+                // Fails, harmlessly, unless the folder is now empty.
+                rmdir(url.path)
+            } else if !named.contains(relative), unlink(url.path) == 0 {
+                removed += 1
+            }
+        }
+        return removed
+    }
+
+    // lstat, so a symbolic link to a folder counts as a file and is never followed.
+    private func isDirectory(_ url: URL) -> Bool {
+        var info = stat()
+        guard lstat(url.path, &info) == 0 else { return false }
+        return info.st_mode & S_IFMT == S_IFDIR
+    }
+}
