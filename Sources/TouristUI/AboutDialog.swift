@@ -1,0 +1,29 @@
+import CGtk
+import GLibSwift
+
+/// The About dialog, with the credits the map data and photo terms ask for.
+@MainActor
+enum AboutDialog {
+    static func present(over parent: UnsafeMutablePointer<GtkWidget>?) {
+        let dialog = gtk_about_dialog_new()!
+        let about: UnsafeMutablePointer<GtkAboutDialog> = dialog.cast()
+        gtk_about_dialog_set_program_name(about, AppInfo.name)
+        gtk_about_dialog_set_version(about, AppInfo.version)
+        gtk_about_dialog_set_logo_icon_name(about, AppInfo.id)
+        gtk_about_dialog_set_comments(about, "Drop pins on a world map and see the photos people took there.")
+        gtk_about_dialog_set_website(about, AppInfo.website)
+        gtk_about_dialog_set_website_label(about, "Website")
+        gtk_about_dialog_set_license_type(about, GTK_LICENSE_GPL_3_0)
+        gtk_about_dialog_set_copyright(about, "© 2026 The Virtual Tourist developers")
+        withCStringArray(["The Virtual Tourist developers"]) { gtk_about_dialog_set_authors(about, $0) }
+        withCStringArray(["© OpenStreetMap contributors https://www.openstreetmap.org/copyright"]) {
+            gtk_about_dialog_add_credit_section(about, "Map data", $0)
+        }
+        if let parent {
+            gtk_window_set_transient_for(dialog.cast(), parent.cast())
+            gtk_window_set_modal(dialog.cast(), 1)
+        }
+        dialog.connect(.response) { _ in gtk_widget_destroy(dialog) }
+        gtk_widget_show(dialog)
+    }
+}

@@ -1,0 +1,8 @@
+/// Names and numbers the desktop sees; keep them in step with meson.build and the metainfo.
+public enum AppInfo {
+    public static let id = "io.github.virtualtourist.VirtualTourist"
+    public static let name = "Virtual Tourist"
+    public static let programName = "virtual-tourist"
+    public static let version = "0.1.0"
+    public static let website = "https://github.com/virtualtourist/VirtualTourist"
+}

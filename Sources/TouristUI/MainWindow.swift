@@ -1,0 +1,225 @@
+import CGtk
+import CShims
+import Foundation
+import GLibSwift
+import Logging
+import TouristStore
+
+/// The application window: a header bar over a stack of pages (the map now, the album to come).
+@MainActor
+final class MainWindow {
+    static let defaultSize = (width: 1000, height: 700)
+
+    let window: UnsafeMutablePointer<GtkWidget>
+    private let headerBar: UnsafeMutablePointer<GtkWidget>
+    private let stack: UnsafeMutablePointer<GtkWidget>
+    let notification = InAppNotification()
+    private(set) var mapPage: MapPage?
+    private(set) var pins: PinsController?
+    let albumPage = AlbumPage()
+    private let backButton: UnsafeMutablePointer<GtkWidget>
+    private var backAction: OpaquePointer?
+    private let store: (any ViewStateStore)?
+    private let viewportKeeper: ViewportKeeper?
+    private let logger: Logger
+    private var zoomInAction: OpaquePointer?
+    private var zoomOutAction: OpaquePointer?
+
+    /// Size while not maximized: what we restore, so un-maximizing after a restart still works.
+    private var trackedSize = MainWindow.defaultSize
+    private var isMaximized = false
+
+    init(application: UnsafeMutablePointer<GtkApplication>, context: AppContext) {
+        logger = context.logger
+        store = context.database
+        viewportKeeper = context.database.map { ViewportKeeper(store: $0, logger: context.logger) }
+
+        window = gtk_application_window_new(application)
+        gtk_window_set_title(window.cast(), AppInfo.name)
+        gtk_window_set_icon_name(window.cast(), AppInfo.id)
+
+        headerBar = gtk_header_bar_new()
+        gtk_header_bar_set_show_close_button(headerBar.cast(), 1)
+        gtk_header_bar_set_title(headerBar.cast(), AppInfo.name)
+        gtk_header_bar_pack_end(headerBar.cast(), Self.makeMenuButton())
+        backButton = Widgets.iconButton(icon: "go-previous-symbolic", accessibleName: "Back",
+                                        tooltip: "Back to the Map (Alt+←)")
+        gtk_actionable_set_action_name(OpaquePointer(backButton), "win.back")
+        gtk_header_bar_pack_start(headerBar.cast(), backButton)
+        gtk_window_set_titlebar(window.cast(), headerBar)
+        gtk_widget_show_all(headerBar)
+        gtk_widget_set_no_show_all(backButton, 1)
+        gtk_widget_hide(backButton)
+
+        stack = gtk_stack_new()
+        gtk_stack_set_transition_type(stack.cast(), GTK_STACK_TRANSITION_TYPE_SLIDE_LEFT_RIGHT)
+
+        let overlay = gtk_overlay_new()!
+        gtk_container_add(overlay.container, stack)
+        gtk_overlay_add_overlay(overlay.cast(), notification.root)
+        gtk_container_add(window.container, overlay)
+
+        if context.database != nil {
+            let page = MapPage(tileSource: context.tileSource, tileCacheFolder: context.paths.tileCacheFolder,
+                               logger: context.logger)
+            mapPage = page
+            gtk_stack_add_named(stack.cast(), page.root, "map")
+            gtk_stack_add_named(stack.cast(), albumPage.root, "album")
+            if let database = context.database {
+                let pins = PinsController(map: page.map, store: database, notification: notification,
+                                          logger: context.logger)
+                pins.onOpen = { [weak self] mark in self?.openAlbum(mark) }
+                self.pins = pins
+            }
+        } else {
+            let failure = StatusPage(icon: "dialog-error-symbolic", title: "Your Places Could Not Be Opened",
+                                     description: context.startupError ?? "Unknown error.")
+            gtk_stack_add_named(stack.cast(), failure.root, "error")
+        }
+
+        installActions()
+        installHelpOverlay(application: application)
+        restoreWindowState()
+        connectWindowSignals()
+        restoreViewport()
+
+        gtk_widget_show_all(overlay)
+        if mapPage != nil { gtk_stack_set_visible_child_name(stack.cast(), "map") }
+        if let problem = context.tileSourceProblem {
+            notification.show(problem, seconds: 10)
+        }
+    }
+
+    func present() {
+        gtk_window_present(window.cast())
+    }
+
+    // MARK: Pages
+
+    private func openAlbum(_ mark: PinMark) {
+        albumPage.show(pinID: mark.key, latitude: mark.latitude, longitude: mark.longitude)
+        gtk_header_bar_set_title(headerBar.cast(), albumPage.title)
+        gtk_header_bar_set_subtitle(headerBar.cast(), "Photo Album")
+        gtk_stack_set_visible_child_name(stack.cast(), "album")
+        gtk_widget_show(backButton)
+        if let backAction { g_simple_action_set_enabled(backAction, 1) }
+    }
+
+    private func showMap() {
+        gtk_stack_set_visible_child_name(stack.cast(), "map")
+        gtk_header_bar_set_title(headerBar.cast(), AppInfo.name)
+        gtk_header_bar_set_subtitle(headerBar.cast(), nil)
+        gtk_widget_hide(backButton)
+        if let backAction { g_simple_action_set_enabled(backAction, 0) }
+    }
+
+    var visiblePageName: String {
+        gtk_stack_get_visible_child_name(stack.cast()).map { String(cString: $0) } ?? ""
+    }
+
+    /// Writes what must survive a restart: the map position and the window size.
+    func saveState() {
+        pins?.finishPendingWork()
+        if let mapPage { viewportKeeper?.saveNow(mapPage.viewport) }
+        guard let store else { return }
+        do {
+            try store.saveWindowState(WindowState(width: trackedSize.width, height: trackedSize.height,
+                                                  isMaximized: isMaximized))
+        } catch {
+            logger.error("Could not save the window size: \(error.localizedDescription)")
+        }
+    }
+
+    // MARK: Viewport
+
+    private func restoreViewport() {
+        guard let mapPage, let viewportKeeper else { return }
+        mapPage.show(viewportKeeper.savedViewport())
+        viewportKeeper.markRestored(mapPage.viewport)
+        mapPage.onViewportChanged = { [weak viewportKeeper] viewport in viewportKeeper?.viewportChanged(viewport) }
+        mapPage.onZoomLimitsChanged = { [weak self] canZoomIn, canZoomOut in
+            if let action = self?.zoomInAction { g_simple_action_set_enabled(action, canZoomIn.gboolean) }
+            if let action = self?.zoomOutAction { g_simple_action_set_enabled(action, canZoomOut.gboolean) }
+        }
+        mapPage.onZoomLimitsChanged?(mapPage.canZoomIn, mapPage.canZoomOut)
+        viewportKeeper.onSaveError = { [weak self] message in
+            self?.notification.show("Could not save the map position. \(message)")
+        }
+    }
+
+    // MARK: Window size
+
+    private func restoreWindowState() {
+        var size = Self.defaultSize
+        var maximized = false
+        if let state = ((try? store?.windowState()) ?? nil), state.width >= 360, state.height >= 300 {
+            size = (state.width, state.height)
+            maximized = state.isMaximized
+        }
+        trackedSize = size
+        gtk_window_set_default_size(window.cast(), Int32(size.width), Int32(size.height))
+        if maximized { gtk_window_maximize(window.cast()) }
+        // Without a window manager (tests, kiosks) the window would otherwise land anywhere.
+        gtk_window_move(window.cast(), 0, 0)
+    }
+
+    private func connectWindowSignals() {
+        window.connect(.configure) { [weak self] _ in
+            guard let self else { return false }
+            if !self.isMaximized {
+                var width: Int32 = 0, height: Int32 = 0
+                gtk_window_get_size(self.window.cast(), &width, &height)
+                self.trackedSize = (Int(width), Int(height))
+            }
+            return false
+        }
+        window.connect(.windowState) { [weak self] event in
+            let state = event.pointee.window_state.new_window_state
+            self?.isMaximized = state.rawValue & GDK_WINDOW_STATE_MAXIMIZED.rawValue != 0
+            return false
+        }
+        window.connect(.delete) { [weak self] _ in
+            self?.saveState()
+            return false
+        }
+    }
+
+    // MARK: Actions
+
+    private func installActions() {
+        zoomInAction = addAction("zoom-in") { [weak self] in self?.mapPage?.zoomIn() }
+        zoomOutAction = addAction("zoom-out") { [weak self] in self?.mapPage?.zoomOut() }
+        backAction = addAction("back") { [weak self] in self?.showMap() }
+        if let backAction { g_simple_action_set_enabled(backAction, 0) }
+    }
+
+    private func addAction(_ name: String, _ body: @escaping @MainActor () -> Void) -> OpaquePointer {
+        let action = g_simple_action_new(name, nil)!
+        action.connect(.actionActivate) { _ in body() }
+        g_action_map_add_action(OpaquePointer(window), action)
+        g_object_unref(UnsafeMutableRawPointer(action))
+        return action
+    }
+
+    private func installHelpOverlay(application: UnsafeMutablePointer<GtkApplication>) {
+        let builder = gtk_builder_new_from_string(ShortcutsWindow.definition, -1)!
+        if let overlay = vt_builder_get_widget(builder, "shortcuts") {
+            gtk_application_window_set_help_overlay(window.cast(), overlay.cast())
+        }
+        g_object_unref(UnsafeMutableRawPointer(builder))
+    }
+
+    private static func makeMenuButton() -> UnsafeMutablePointer<GtkWidget> {
+        let menu = g_menu_new()!
+        g_menu_append(menu, "_Keyboard Shortcuts", "win.show-help-overlay")
+        g_menu_append(menu, "_About Virtual Tourist", "app.about")
+        let button = gtk_menu_button_new()!
+        gtk_menu_button_set_menu_model(button.cast(), UnsafeMutablePointer<GMenuModel>(menu))
+        g_object_unref(UnsafeMutableRawPointer(menu))
+        let image = gtk_image_new_from_icon_name("open-menu-symbolic", GTK_ICON_SIZE_BUTTON)
+        gtk_button_set_image(button.cast(), image)
+        gtk_widget_set_tooltip_text(button, "Main Menu")
+        Widgets.setAccessibleName(button, "Main Menu")
+        return button
+    }
+}

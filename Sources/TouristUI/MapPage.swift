@@ -1,0 +1,99 @@
+import CGtk
+import COsmGpsMap
+import CShims
+import Foundation
+import GLibSwift
+import Logging
+import TouristStore
+
+/// The map page: the osm-gps-map widget with zoom buttons and the OpenStreetMap credit over it.
+@MainActor
+final class MapPage {
+    static let minZoom = 2
+    static let maxZoom = 19
+
+    let root: UnsafeMutablePointer<GtkWidget>
+    let map: UnsafeMutablePointer<OsmGpsMap>
+    private let zoomInButton: UnsafeMutablePointer<GtkWidget>
+    private let zoomOutButton: UnsafeMutablePointer<GtkWidget>
+
+    /// Called on every centre or zoom change (many times while panning).
+    var onViewportChanged: ((Viewport) -> Void)?
+
+    init(tileSource: TileSource, tileCacheFolder: URL, logger: Logger) {
+        let cache = tileCacheFolder.appendingPathComponent(tileSource.cacheFolderName, isDirectory: true)
+        try? FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+        // osm-gps-map prefixes this with "libosmgpsmap/1.2.0 "; tile servers ask apps to identify themselves.
+        let userAgent = "VirtualTourist/\(AppInfo.version) (+\(AppInfo.website))"
+        map = vt_osm_gps_map_new(tileSource.template, cache.path, userAgent,
+                                 Int32(Self.minZoom), Int32(Self.maxZoom))
+        // Missing-tile warnings are routine (offline, slow server): keep them out of the terminal.
+        GLibLogRouting.route(domain: "OsmGpsMap", to: logger, warningLevel: .debug)
+        gtk_widget_set_hexpand(map.widget, 1)
+        gtk_widget_set_vexpand(map.widget, 1)
+        Widgets.setAccessibleName(map, "Map")
+
+        root = gtk_overlay_new()
+        gtk_container_add(root.container, map.widget)
+
+        zoomInButton = Widgets.iconButton(icon: "zoom-in-symbolic", accessibleName: "Zoom In", tooltip: "Zoom In (Ctrl++)")
+        zoomOutButton = Widgets.iconButton(icon: "zoom-out-symbolic", accessibleName: "Zoom Out", tooltip: "Zoom Out (Ctrl+−)")
+        gtk_actionable_set_action_name(OpaquePointer(zoomInButton), "win.zoom-in")
+        gtk_actionable_set_action_name(OpaquePointer(zoomOutButton), "win.zoom-out")
+        let controls = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+        Widgets.addStyleClass(controls, "linked")
+        Widgets.addStyleClass(controls, "map-controls")
+        gtk_container_add(controls.container, zoomInButton)
+        gtk_container_add(controls.container, zoomOutButton)
+        gtk_widget_set_halign(controls, GTK_ALIGN_END)
+        gtk_widget_set_valign(controls, GTK_ALIGN_START)
+        Widgets.setMargins(controls, 12)
+        gtk_overlay_add_overlay(root.cast(), controls)
+
+        let attribution = gtk_label_new(nil)!
+        gtk_label_set_markup(attribution.cast(),
+                             "© <a href=\"https://www.openstreetmap.org/copyright\">OpenStreetMap</a> contributors")
+        Widgets.addStyleClass(attribution, "map-attribution")
+        gtk_widget_set_halign(attribution, GTK_ALIGN_END)
+        gtk_widget_set_valign(attribution, GTK_ALIGN_END)
+        gtk_overlay_add_overlay(root.cast(), attribution)
+
+        map.connect(.changed) { [weak self] in self?.mapChanged() }
+    }
+
+    /// The centre and zoom the map shows now.
+    var viewport: Viewport {
+        var latitude = 0.0, longitude = 0.0
+        var zoom: Int32 = 0
+        vt_osm_gps_map_get_view(map, &latitude, &longitude, &zoom)
+        return Viewport(latitude: latitude, longitude: longitude, zoom: Int(zoom))
+    }
+
+    func show(_ viewport: Viewport) {
+        let latitude = min(max(viewport.latitude, -85.0511), 85.0511)
+        let longitude = min(max(viewport.longitude, -180), 180)
+        let zoom = min(max(viewport.zoom, Self.minZoom), Self.maxZoom)
+        osm_gps_map_set_center_and_zoom(map, Float(latitude), Float(longitude), Int32(zoom))
+        updateZoomButtons()
+    }
+
+    var canZoomIn: Bool { viewport.zoom < Self.maxZoom }
+    var canZoomOut: Bool { viewport.zoom > Self.minZoom }
+
+    func zoomIn() { osm_gps_map_zoom_in(map) }
+    func zoomOut() { osm_gps_map_zoom_out(map) }
+
+    var tilesQueued: Int { Int(vt_osm_gps_map_tiles_queued(map)) }
+
+    /// Zoom actions follow the zoom level; the window owns the actions, so it passes this in.
+    var onZoomLimitsChanged: ((_ canZoomIn: Bool, _ canZoomOut: Bool) -> Void)?
+
+    private func mapChanged() {
+        updateZoomButtons()
+        onViewportChanged?(viewport)
+    }
+
+    private func updateZoomButtons() {
+        onZoomLimitsChanged?(canZoomIn, canZoomOut)
+    }
+}

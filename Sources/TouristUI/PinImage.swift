@@ -1,0 +1,82 @@
+import CGtk
+import Foundation
+
+/// The map pin, drawn with cairo paths into an image at the screen's scale factor (crisp on HiDPI),
+/// and hit-tested by that image's own shape.
+@MainActor
+final class PinImage {
+    /// Logical size; the tip of the pin (its coordinate) sits at `anchor`.
+    static let width = 28.0
+    static let height = 40.0
+    static let anchor = (x: 14.0, y: 39.0)
+
+    let scale: Int32
+    nonisolated(unsafe) let surface: OpaquePointer // released in deinit; only drawn on the GTK thread
+    private let pixelWidth: Int32
+    private let pixelHeight: Int32
+
+    init(scale: Int32, fill: (Double, Double, Double) = (0.878, 0.106, 0.141)) {
+        self.scale = max(1, scale)
+        pixelWidth = Int32(Self.width) * self.scale
+        pixelHeight = Int32(Self.height) * self.scale
+        surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, pixelWidth, pixelHeight)
+        cairo_surface_set_device_scale(surface, Double(self.scale), Double(self.scale))
+        let cr = cairo_create(surface)!
+        Self.drawPin(cr, fill: fill)
+        cairo_destroy(cr)
+        cairo_surface_flush(surface)
+    }
+
+    deinit {
+        cairo_surface_destroy(surface)
+    }
+
+    /// Paints the pin with its tip at (x, y) in the context's logical coordinates.
+    func paint(_ cr: OpaquePointer, tipX x: Double, tipY y: Double) {
+        let left = x - Self.anchor.x, top = y - Self.anchor.y
+        cairo_set_source_surface(cr, surface, left, top)
+        cairo_rectangle(cr, left, top, Self.width, Self.height)
+        cairo_fill(cr)
+    }
+
+    /// Whether the point (dx, dy), relative to the pin's tip, falls on the pin's opaque pixels.
+    func contains(dx: Double, dy: Double) -> Bool {
+        let px = Int32(((dx + Self.anchor.x) * Double(scale)).rounded(.down))
+        let py = Int32(((dy + Self.anchor.y) * Double(scale)).rounded(.down))
+        guard px >= 0, py >= 0, px < pixelWidth, py < pixelHeight,
+              let data = cairo_image_surface_get_data(surface) else { return false }
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        let pixel = UnsafeRawPointer(data).load(fromByteOffset: Int(py) * stride + Int(px) * 4, as: UInt32.self)
+        return (pixel >> 24) > 64 // ARGB32 is native-endian: alpha in the top byte
+    }
+
+    private static func drawPin(_ cr: OpaquePointer, fill: (Double, Double, Double)) {
+        let centre = (x: 14.0, y: 13.5), radius = 11.5
+        let tip = (x: anchor.x, y: 38.0)
+        // A soft shadow where the tip meets the map.
+        cairo_save(cr)
+        cairo_translate(cr, tip.x, tip.y)
+        cairo_scale(cr, 1, 0.35)
+        cairo_arc(cr, 0, 0, 4, 0, 2 * .pi)
+        cairo_restore(cr)
+        cairo_set_source_rgba(cr, 0, 0, 0, 0.3)
+        cairo_fill(cr)
+
+        // Teardrop: the circle's arc over the top, then straight lines to the tip along its tangents.
+        let distance = tip.y - centre.y
+        let spread = acos(radius / distance)
+        cairo_new_path(cr)
+        cairo_arc(cr, centre.x, centre.y, radius, .pi / 2 + spread, .pi / 2 - spread + 2 * .pi)
+        cairo_line_to(cr, tip.x, tip.y)
+        cairo_close_path(cr)
+        cairo_set_source_rgb(cr, fill.0, fill.1, fill.2)
+        cairo_fill_preserve(cr)
+        cairo_set_line_width(cr, 1.5)
+        cairo_set_source_rgba(cr, 0, 0, 0, 0.35)
+        cairo_stroke(cr)
+
+        cairo_arc(cr, centre.x, centre.y, 4.5, 0, 2 * .pi)
+        cairo_set_source_rgb(cr, 1, 1, 1)
+        cairo_fill(cr)
+    }
+}

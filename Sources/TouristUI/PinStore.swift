@@ -1,0 +1,18 @@
+import TouristStore
+
+/// What the map's pins need from the store.
+public protocol PinStore: Sendable {
+    func insertPin(latitude: Double, longitude: Double) throws -> Pin
+    func movePin(id: Int64, latitude: Double, longitude: Double) throws
+    /// Deletes the pin and its photos at once but keeps their files until the deletion is finished.
+    func deletePinForUndo(id: Int64) throws -> PinDeletion
+    /// Puts the pin and its photos back exactly as they were.
+    func undoPinDeletion(_ deletion: PinDeletion) throws
+    /// The undo window has closed: the files go for good.
+    func finishPinDeletion(_ deletion: PinDeletion) throws
+    @MainActor
+    func observePins(onError: @escaping @MainActor (Error) -> Void,
+                     onChange: @escaping @MainActor ([Pin]) -> Void) -> StoreObservation
+}
+
+extension AppDatabase: PinStore {}

@@ -1,0 +1,195 @@
+import CGtk
+import COsmGpsMap
+import Foundation
+import GLibSwift
+import Logging
+import TouristStore
+
+/// Keeps the map's pins in step with the store: the store is the truth the layer draws; gestures
+/// become store writes (off the main thread); deletions can be undone for a few seconds.
+@MainActor
+final class PinsController {
+    private let store: any PinStore
+    private let writer: PinWriter
+    private let layer: PinLayer
+    private let notification: InAppNotification
+    private let logger: Logger
+    private var gestures: PinGestures?
+    private var observation: StoreObservation?
+    private var tickets: [PinKey: PinTicket] = [:]
+    private var nextPlaceholderKey: PinKey = -1
+    private var pendingDeletions: [Int64: PinDeletion] = [:]
+    private lazy var menu = PinMenu()
+
+    /// A pin was clicked: open its album.
+    var onOpen: ((PinMark) -> Void)?
+
+    init(map: UnsafeMutablePointer<OsmGpsMap>, store: any PinStore, notification: InAppNotification, logger: Logger) {
+        self.store = store
+        self.writer = PinWriter(store: store)
+        self.layer = PinLayer(map: map)
+        self.notification = notification
+        self.logger = logger
+        gestures = PinGestures(map: map, layer: layer, handlers: .init(
+            drop: { [unowned self] latitude, longitude in self.drop(latitude: latitude, longitude: longitude) },
+            dragMoved: { _ in },
+            dragEnded: { [unowned self] mark in self.dragEnded(mark) },
+            activate: { [unowned self] mark in self.activate(mark) },
+            contextMenu: { [unowned self] mark, event in self.showMenu(for: mark, event: event) }))
+        menu.onOpen = { [weak self] mark in self?.activate(mark) }
+        menu.onDelete = { [weak self] mark in self?.delete(mark) }
+        menu.attach(to: map.widget)
+        observation = store.observePins(onError: { [weak self] error in
+            self?.logger.error("Could not read the pins: \(error.localizedDescription)")
+            self?.notification.show("Your pins could not be read. \(error.localizedDescription)")
+        }, onChange: { [weak self] pins in
+            self?.show(pins)
+        })
+    }
+
+    var pinLayer: PinLayer { layer }
+
+    /// On quit: let queued writes land and make pending deletions final.
+    func finishPendingWork() {
+        gestures?.cancel()
+        writer.waitUntilIdle()
+        for deletion in pendingDeletions.values {
+            do { try store.finishPinDeletion(deletion) } catch {
+                logger.error("Could not remove a deleted pin's photos: \(error.localizedDescription)")
+            }
+        }
+        pendingDeletions.removeAll()
+    }
+
+    // MARK: Store → map
+
+    private func show(_ pins: [Pin]) {
+        var marks: [PinMark] = []
+        marks.reserveCapacity(pins.count)
+        for pin in pins {
+            guard let id = pin.id else { continue }
+            marks.append(PinMark(key: id, latitude: pin.latitude, longitude: pin.longitude))
+            if tickets[id] == nil { tickets[id] = PinTicket(id: id) }
+        }
+        layer.setPins(marks)
+    }
+
+    // MARK: Gestures → store
+
+    private func drop(latitude: Double, longitude: Double) -> PinMark {
+        let placeholder = nextPlaceholderKey
+        nextPlaceholderKey -= 1
+        logger.debug("Dropping a pin at \(latitude), \(longitude)")
+        let ticket = writer.insert(latitude: latitude, longitude: longitude) { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success(let pin):
+                guard let id = pin.id else { return }
+                self.tickets[id] = self.tickets[placeholder]
+                self.layer.rekey(from: placeholder, to: id)
+            case .failure(let error):
+                self.tickets.removeValue(forKey: placeholder)
+                self.layer.forget(placeholder)
+                self.report("The pin could not be saved.", error)
+            }
+        }
+        tickets[placeholder] = ticket
+        return PinMark(key: placeholder, latitude: latitude, longitude: longitude)
+    }
+
+    private func dragEnded(_ mark: PinMark) {
+        // A placeholder's ticket stays under its placeholder key too: the drag may outlive the insert.
+        guard let ticket = tickets[mark.key] ?? (mark.key > 0 ? PinTicket(id: mark.key) : nil) else { return }
+        layer.showAhead(mark)
+        writer.move(ticket, latitude: mark.latitude, longitude: mark.longitude) { [weak self] error in
+            if let error { self?.report("The pin's new place could not be saved.", error) }
+        }
+    }
+
+    private func activate(_ mark: PinMark) {
+        let mark = layer.resolved(mark)
+        guard mark.key > 0 else { return } // still being saved
+        onOpen?(mark)
+    }
+
+    private func showMenu(for mark: PinMark, event: UnsafeMutablePointer<GdkEvent>) {
+        let mark = layer.resolved(mark)
+        guard mark.key > 0 else { return }
+        menu.popup(for: mark, event: event)
+    }
+
+    // MARK: Delete and undo
+
+    func delete(_ mark: PinMark) {
+        let id = layer.resolved(mark).key
+        guard id > 0 else { return }
+        layer.forget(id)
+        writer.perform({ store in try store.deletePinForUndo(id: id) }) { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success(let deletion):
+                self.pendingDeletions[id] = deletion
+                let title = CoordinateFormat.string(latitude: deletion.pin.latitude, longitude: deletion.pin.longitude)
+                self.notification.show("Pin at \(title) deleted", actionLabel: "Undo", seconds: 7,
+                                       action: { [weak self] in self?.undo(id) },
+                                       onDismiss: { [weak self] in self?.finishDeletion(id) })
+            case .failure(let error):
+                self.report("The pin could not be deleted.", error)
+            }
+        }
+    }
+
+    private func undo(_ id: Int64) {
+        guard let deletion = pendingDeletions.removeValue(forKey: id) else { return }
+        writer.perform({ store in try store.undoPinDeletion(deletion) }) { [weak self] result in
+            if case .failure(let error) = result { self?.report("The pin could not be restored.", error) }
+        }
+    }
+
+    private func finishDeletion(_ id: Int64) {
+        guard let deletion = pendingDeletions.removeValue(forKey: id) else { return }
+        writer.perform({ store in try store.finishPinDeletion(deletion) }) { [weak self] result in
+            if case .failure(let error) = result {
+                self?.logger.error("Could not remove a deleted pin's photos: \(error.localizedDescription)")
+            }
+        }
+    }
+
+    private func report(_ message: String, _ error: Error) {
+        logger.error("\(message) \(error.localizedDescription)")
+        notification.show("\(message) \(error.localizedDescription)")
+    }
+}
+
+/// The secondary-click menu of a pin.
+@MainActor
+final class PinMenu {
+    private let menu: UnsafeMutablePointer<GtkWidget>
+    private var target: PinMark?
+    var onOpen: ((PinMark) -> Void)?
+    var onDelete: ((PinMark) -> Void)?
+
+    init() {
+        menu = gtk_menu_new()
+        let open = gtk_menu_item_new_with_mnemonic("_Open Album")!
+        let delete = gtk_menu_item_new_with_mnemonic("_Delete Pin")!
+        gtk_menu_shell_append(menu.cast(), open)
+        gtk_menu_shell_append(menu.cast(), delete)
+        gtk_widget_show_all(menu)
+        open.connect(.activate) { [weak self] in
+            if let self, let target = self.target { self.onOpen?(target) }
+        }
+        delete.connect(.activate) { [weak self] in
+            if let self, let target = self.target { self.onDelete?(target) }
+        }
+    }
+
+    func attach(to widget: UnsafeMutablePointer<GtkWidget>) {
+        gtk_menu_attach_to_widget(menu.cast(), widget, nil)
+    }
+
+    func popup(for mark: PinMark, event: UnsafeMutablePointer<GdkEvent>) {
+        target = mark
+        gtk_menu_popup_at_pointer(menu.cast(), event)
+    }
+}

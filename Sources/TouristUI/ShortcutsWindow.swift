@@ -1,0 +1,65 @@
+/// The Ctrl+? keyboard shortcuts window, as GtkBuilder XML (kept in code so the build tree and
+/// the installed app find it without a resource bundle).
+enum ShortcutsWindow {
+    static let definition = """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <interface>
+      <object class="GtkShortcutsWindow" id="shortcuts">
+        <property name="modal">True</property>
+        <child>
+          <object class="GtkShortcutsSection">
+            <property name="visible">True</property>
+            <property name="section-name">shortcuts</property>
+            <child>
+              <object class="GtkShortcutsGroup">
+                <property name="visible">True</property>
+                <property name="title">Map</property>
+                <child>
+                  <object class="GtkShortcutsShortcut">
+                    <property name="visible">True</property>
+                    <property name="title">Zoom in</property>
+                    <property name="accelerator">&lt;Primary&gt;plus</property>
+                  </object>
+                </child>
+                <child>
+                  <object class="GtkShortcutsShortcut">
+                    <property name="visible">True</property>
+                    <property name="title">Zoom out</property>
+                    <property name="accelerator">&lt;Primary&gt;minus</property>
+                  </object>
+                </child>
+                <child>
+                  <object class="GtkShortcutsShortcut">
+                    <property name="visible">True</property>
+                    <property name="shortcut-type">gesture-two-finger-swipe-left</property>
+                    <property name="title">Move the map: drag it, or scroll to zoom</property>
+                  </object>
+                </child>
+              </object>
+            </child>
+            <child>
+              <object class="GtkShortcutsGroup">
+                <property name="visible">True</property>
+                <property name="title">General</property>
+                <child>
+                  <object class="GtkShortcutsShortcut">
+                    <property name="visible">True</property>
+                    <property name="title">Keyboard shortcuts</property>
+                    <property name="accelerator">&lt;Primary&gt;question</property>
+                  </object>
+                </child>
+                <child>
+                  <object class="GtkShortcutsShortcut">
+                    <property name="visible">True</property>
+                    <property name="title">Quit</property>
+                    <property name="accelerator">&lt;Primary&gt;q</property>
+                  </object>
+                </child>
+              </object>
+            </child>
+          </object>
+        </child>
+      </object>
+    </interface>
+    """
+}

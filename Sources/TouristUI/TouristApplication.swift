@@ -1,0 +1,117 @@
+import CGtk
+import Foundation
+import GLibSwift
+import Logging
+import TouristStore
+
+/// Everything the window needs, opened once in the primary instance.
+struct AppContext {
+    var paths: AppPaths
+    var tileSource: TileSource
+    var tileSourceProblem: String?
+    var database: AppDatabase?
+    var startupError: String?
+    var logger: Logger
+}
+
+/// The GtkApplication: single instance over D-Bus, app-wide actions and shortcuts, and the
+/// start-up and shutdown work (open the store; save state on every way out).
+@MainActor
+public final class TouristApplication {
+    private let application: UnsafeMutablePointer<GtkApplication>
+    private let paths: AppPaths
+    private let tileSource: TileSource
+    private let tileSourceProblem: String?
+    private let logger: Logger
+    private var context: AppContext?
+    private var mainWindow: MainWindow?
+
+    public init(paths: AppPaths, environment: [String: String], logger: Logger) {
+        self.paths = paths
+        self.logger = logger
+        let (source, problem) = TileSource.fromEnvironment(environment)
+        tileSource = source
+        tileSourceProblem = problem?.description
+        if let problem { logger.warning("\(problem.description)") }
+        // AT-SPI names the app by its program name; the shell shows the application name.
+        g_set_prgname(AppInfo.programName)
+        g_set_application_name(AppInfo.name)
+        application = gtk_application_new(AppInfo.id, GApplicationFlags(rawValue: 0))
+        application.connect(.startup) { [weak self] in self?.startup() }
+        application.connect(.activate) { [weak self] in self?.activate() }
+        application.connect(.shutdown) { [weak self] in self?.shutdown() }
+    }
+
+    /// Runs the main loop; returns the exit status.
+    public func run(arguments: [String] = CommandLine.arguments) -> Int32 {
+        MainLoopBridge.attach()
+        return withCStringArray(arguments) { argv in
+            argv.withMemoryRebound(to: UnsafeMutablePointer<CChar>?.self, capacity: arguments.count + 1) {
+                g_application_run(application.cast(), Int32(arguments.count), $0)
+            }
+        }
+    }
+
+    // MARK: Life cycle
+
+    private func startup() {
+        Widgets.installStylesheet()
+        gtk_window_set_default_icon_name(AppInfo.id)
+        addAction("quit", accels: ["<Primary>q"]) { [weak self] in self?.quit() }
+        addAction("about") { [weak self] in AboutDialog.present(over: self?.mainWindow?.window) }
+        setAccels("win.zoom-in", ["<Primary>plus", "<Primary>equal", "<Primary>KP_Add"])
+        setAccels("win.zoom-out", ["<Primary>minus", "<Primary>KP_Subtract"])
+        setAccels("win.show-help-overlay", ["<Primary>question"])
+        setAccels("win.back", ["<Alt>Left", "Escape"])
+        for signal in [SIGTERM, SIGINT, SIGHUP] {
+            UnixSignals.on(signal) { [weak self] in
+                self?.logger.info("Signal \(signal) received: saving and quitting")
+                self?.quit()
+            }
+        }
+        context = openContext()
+    }
+
+    private func activate() {
+        if mainWindow == nil, let context {
+            mainWindow = MainWindow(application: application, context: context)
+        }
+        mainWindow?.present()
+    }
+
+    private func shutdown() {
+        mainWindow?.saveState()
+    }
+
+    private func quit() {
+        mainWindow?.saveState()
+        g_application_quit(application.cast())
+    }
+
+    private func openContext() -> AppContext {
+        var context = AppContext(paths: paths, tileSource: tileSource, tileSourceProblem: tileSourceProblem,
+                                 database: nil, startupError: nil, logger: logger)
+        do {
+            context.database = try AppDatabase.open(paths: paths)
+            logger.debug("Opened \(paths.databaseURL.path)")
+        } catch {
+            logger.error("Could not open \(paths.databaseURL.path): \(error.localizedDescription)")
+            context.startupError = "\(error.localizedDescription)\n\nYour places are kept in \(paths.dataFolder.path)."
+        }
+        return context
+    }
+
+    // MARK: Actions
+
+    private func addAction(_ name: String, accels: [String] = [], _ body: @escaping @MainActor () -> Void) {
+        let action = g_simple_action_new(name, nil)!
+        action.connect(.actionActivate) { _ in body() }
+        g_action_map_add_action(OpaquePointer(application), action)
+        g_object_unref(UnsafeMutableRawPointer(action))
+        if !accels.isEmpty { setAccels("app.\(name)", accels) }
+    }
+
+    private func setAccels(_ detailedAction: String, _ accels: [String]) {
+        withCStringArray(accels) { gtk_application_set_accels_for_action(application, detailedAction, $0) }
+    }
+}

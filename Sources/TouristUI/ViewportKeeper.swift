@@ -1,0 +1,71 @@
+import GLibSwift
+import Logging
+import TouristStore
+
+/// Restores the map's centre and zoom at start and saves them while the user moves around:
+/// debounced while moving (off the main thread), and synchronously on quit.
+@MainActor
+final class ViewportKeeper {
+    static let quietMilliseconds: UInt32 = 500
+
+    private let store: any ViewStateStore
+    private let logger: Logger
+    private let debouncer = Debouncer(milliseconds: quietMilliseconds)
+    private var lastSaved: Viewport?
+    /// Told when a save fails, with a message a person can act on.
+    var onSaveError: ((String) -> Void)?
+
+    init(store: any ViewStateStore, logger: Logger) {
+        self.store = store
+        self.logger = logger
+    }
+
+    /// The saved viewport, or the world view on the first start (or if it cannot be read).
+    func savedViewport() -> Viewport {
+        do {
+            return try store.viewport() ?? .world
+        } catch {
+            logger.error("Could not read the saved map position: \(error.localizedDescription)")
+            return .world
+        }
+    }
+
+    /// The map has shown `viewport` after a restore: no need to write it back.
+    func markRestored(_ viewport: Viewport) {
+        lastSaved = viewport
+    }
+
+    func viewportChanged(_ viewport: Viewport) {
+        guard viewport != lastSaved else {
+            debouncer.cancel()
+            return
+        }
+        debouncer.schedule { [weak self] in self?.saveInBackground(viewport) }
+    }
+
+    /// On quit: write what the map shows now, after any background save already queued.
+    func saveNow(_ viewport: Viewport) {
+        debouncer.cancel()
+        guard viewport != lastSaved else { return }
+        do {
+            try store.saveViewport(viewport)
+            lastSaved = viewport
+        } catch {
+            logger.error("Could not save the map position: \(error.localizedDescription)")
+        }
+    }
+
+    private func saveInBackground(_ viewport: Viewport) {
+        lastSaved = viewport
+        logger.debug("Saving viewport \(viewport.latitude), \(viewport.longitude) @ \(viewport.zoom)")
+        store.saveViewportInBackground(viewport) { [weak self] error in
+            guard let error else { return }
+            let message = error.localizedDescription
+            Task { @MainActor in
+                self?.lastSaved = nil
+                self?.logger.error("Could not save the map position: \(message)")
+                self?.onSaveError?(message)
+            }
+        }
+    }
+}
