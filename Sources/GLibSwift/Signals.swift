@@ -54,12 +54,19 @@ public struct IntSignal: Sendable {
     public static let response = IntSignal("response")
 }
 
+/// GtkWidget::draw: `gboolean (*)(GtkWidget *widget, cairo_t *cr, gpointer user_data)`.
+public struct DrawSignal: Sendable {
+    public let name = "draw"
+    public static let draw = DrawSignal()
+}
+
 public typealias SignalHandlerID = UInt
 
 private typealias VoidHandler = @MainActor () -> Void
 private typealias EventHandler = @MainActor (UnsafeMutablePointer<GdkEvent>) -> Bool
 private typealias PointerHandler = @MainActor (UnsafeMutableRawPointer?) -> Void
 private typealias IntHandler = @MainActor (Int32) -> Void
+private typealias DrawHandler = @MainActor (OpaquePointer) -> Bool
 
 private let voidThunk: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, data in
     let box = ClosureBox<VoidHandler>.from(data)
@@ -84,6 +91,14 @@ private let intThunk: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeMut
     MainActor.assumeIsolated { box.body(value) }
 }
 
+private let drawThunk: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> gboolean = { _, deliveredContext, data in
+    guard let deliveredContext else { return 0 }
+    let box = ClosureBox<DrawHandler>.from(data)
+    nonisolated(unsafe) let context = deliveredContext // GTK draws on its own (main) thread
+    return MainActor.assumeIsolated { box.body(context).gboolean }
+}
+
+private let releaseDraw: GClosureNotify = { data, _ in ClosureBox<DrawHandler>.release(data) }
 private let releaseInt: GClosureNotify = { data, _ in ClosureBox<IntHandler>.release(data) }
 private let releaseVoid: GClosureNotify = { data, _ in ClosureBox<VoidHandler>.release(data) }
 private let releaseEvent: GClosureNotify = { data, _ in ClosureBox<EventHandler>.release(data) }
@@ -91,10 +106,12 @@ private let releasePointer: GClosureNotify = { data, _ in ClosureBox<PointerHand
 
 @MainActor
 private func connectThunk(_ instance: UnsafeMutableRawPointer, _ name: String, _ thunk: UnsafeRawPointer,
-                          _ box: UnsafeMutableRawPointer, _ release: GClosureNotify) -> SignalHandlerID {
-    // Connected before the default handler (not AFTER), so handlers can stop an event reaching the widget.
+                          _ box: UnsafeMutableRawPointer, _ release: GClosureNotify,
+                          after: Bool = false) -> SignalHandlerID {
+    // Connected before the default handler unless asked, so handlers can stop an event reaching the widget.
     let callback = unsafeBitCast(thunk, to: GCallback.self)
-    return SignalHandlerID(g_signal_connect_data(instance, name, callback, box, release, GConnectFlags(rawValue: 0)))
+    let flags = after ? G_CONNECT_AFTER : GConnectFlags(rawValue: 0)
+    return SignalHandlerID(g_signal_connect_data(instance, name, callback, box, release, flags))
 }
 
 extension GObjectPointer {
@@ -122,6 +139,15 @@ extension GObjectPointer {
     public func connect(_ signal: IntSignal, _ handler: @escaping @MainActor (Int32) -> Void) -> SignalHandlerID {
         let box = ClosureBox<IntHandler>(handler).retainedPointer()
         return connectThunk(rawObject, signal.name, unsafeBitCast(intThunk, to: UnsafeRawPointer.self), box, releaseInt)
+    }
+
+    /// `after`: run once the widget's own drawing is done (e.g. to time it).
+    @MainActor @discardableResult
+    public func connect(_ signal: DrawSignal, after: Bool = false,
+                        _ handler: @escaping @MainActor (OpaquePointer) -> Bool) -> SignalHandlerID {
+        let box = ClosureBox<DrawHandler>(handler).retainedPointer()
+        return connectThunk(rawObject, signal.name, unsafeBitCast(drawThunk, to: UnsafeRawPointer.self), box,
+                            releaseDraw, after: after)
     }
 
     @MainActor

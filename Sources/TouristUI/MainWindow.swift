@@ -69,6 +69,7 @@ final class MainWindow {
                 let pins = PinsController(map: page.map, store: database, notification: notification,
                                           logger: context.logger)
                 pins.onOpen = { [weak self] mark in self?.openAlbum(mark) }
+                page.pinLayer = pins.pinLayer
                 self.pins = pins
             }
         } else {

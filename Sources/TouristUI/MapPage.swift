@@ -59,7 +59,26 @@ final class MapPage {
         gtk_overlay_add_overlay(root.cast(), attribution)
 
         map.connect(.changed) { [weak self] in self?.mapChanged() }
+        if logger.logLevel <= .trace { measureFrames(logger) }
     }
+
+    /// Logs how long each map frame takes to draw (tiles and pins), for `bench/` and diagnosis.
+    private func measureFrames(_ logger: Logger) {
+        var started: UInt64 = 0
+        map.connect(.draw) { _ in
+            started = DispatchTime.now().uptimeNanoseconds
+            return false
+        }
+        map.connect(.draw, after: true) { [weak self] _ in
+            let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
+            let pins = self?.pinLayer?.lastFramePinsDrawn ?? 0
+            logger.trace("frame \(String(format: "%.3f", milliseconds)) ms, \(pins) pins drawn")
+            return false
+        }
+    }
+
+    /// Set by the window once pins are wired, for frame statistics.
+    weak var pinLayer: PinLayer?
 
     /// The centre and zoom the map shows now.
     var viewport: Viewport {

@@ -32,6 +32,9 @@ final class PinLayer {
     /// The pin under the pointer while it is being placed or dragged: drawn on top.
     private(set) var floating: PinMark?
     private var image: PinImage
+    /// Bumped on every change that alters what the cached pins look like.
+    private var version = 0
+    private var cache: PinCache?
 
     /// Frame statistics, for the benchmark and debug logging.
     private(set) var framesDrawn = 0
@@ -61,6 +64,7 @@ final class PinLayer {
         marks = newMarks.sorted { $0.latitude > $1.latitude }
         radians = marks.map { (Float($0.latitude * .pi / 180), Float($0.longitude * .pi / 180)) }
         markKeys = Set(marks.map(\.key))
+        version += 1
         if !ahead.isEmpty {
             let stored = Dictionary(marks.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
             ahead = ahead.filter { key, mark in
@@ -72,7 +76,9 @@ final class PinLayer {
     }
 
     func setFloating(_ mark: PinMark?) {
-        floating = mark.map(resolved)
+        let newMark = mark.map(resolved)
+        if newMark?.key != floating?.key { version += 1 } // the cache leaves the floating pin out
+        floating = newMark
         redraw()
     }
 
@@ -87,6 +93,7 @@ final class PinLayer {
     func showAhead(_ mark: PinMark) {
         let mark = resolved(mark)
         ahead[mark.key] = mark
+        version += 1
         redraw()
     }
 
@@ -98,6 +105,7 @@ final class PinLayer {
             ahead[id] = mark
         }
         if floating?.key == placeholder { floating?.key = id }
+        version += 1
         redraw()
     }
 
@@ -105,6 +113,7 @@ final class PinLayer {
     func forget(_ key: PinKey) {
         ahead.removeValue(forKey: key)
         if floating?.key == key { floating = nil }
+        version += 1
         redraw()
     }
 
@@ -141,38 +150,116 @@ final class PinLayer {
     private func draw(_ cr: OpaquePointer) {
         let started = DispatchTime.now().uptimeNanoseconds
         let scale = gtk_widget_get_scale_factor(map.widget)
-        if scale != image.scale { image = PinImage(scale: scale) }
-        let width = Double(gtk_widget_get_allocated_width(map.widget))
-        let height = Double(gtk_widget_get_allocated_height(map.widget))
-        var drawn = 0
-        for index in marks.indices {
-            let mark = marks[index]
-            if mark.key == floating?.key { continue }
-            let (sx, sy): (Int32, Int32)
-            if let moved = ahead[mark.key] {
-                (sx, sy) = screenPoint(Float(moved.latitude * .pi / 180), Float(moved.longitude * .pi / 180))
-            } else {
-                (sx, sy) = screenPoint(radians[index].0, radians[index].1)
-            }
-            let x = Double(sx), y = Double(sy)
-            // Cull pins whose image lies wholly outside the widget.
-            if x + PinImage.width < 0 || x - PinImage.width > width || y < 0 || y - PinImage.height > height { continue }
-            image.paint(cr, tipX: x, tipY: y)
-            drawn += 1
+        if scale != image.scale {
+            image = PinImage(scale: scale)
+            version += 1
         }
-        for mark in ahead.values where !markKeys.contains(mark.key) && mark.key != floating?.key {
-            let (sx, sy) = screenPoint(Float(mark.latitude * .pi / 180), Float(mark.longitude * .pi / 180))
-            image.paint(cr, tipX: Double(sx), tipY: Double(sy))
-            drawn += 1
+        let width = Int(gtk_widget_get_allocated_width(map.widget))
+        let height = Int(gtk_widget_get_allocated_height(map.widget))
+        var originX: Int32 = 0, originY: Int32 = 0
+        vt_osm_gps_map_get_origin(map, &originX, &originY)
+        var latitude = 0.0, longitude = 0.0
+        var zoom: Int32 = 0
+        vt_osm_gps_map_get_view(map, &latitude, &longitude, &zoom)
+        let key = PinCache.Key(originX: originX, originY: originY, zoom: zoom, version: version,
+                               width: width, height: height, scale: scale)
+        // While the map is dragged its origin stays put and everything moves by the drag offset:
+        // a fixed reference point tells the offset.
+        let reference = screenPoint(0, 0)
+        if cache == nil || !cache!.isUsable(for: key, reference: reference) {
+            cache = PinCache(key: key, reference: reference) { cr, margin in
+                self.drawPins(cr, width: Double(width), height: Double(height), margin: margin)
+            }
+        }
+        if let cache {
+            cache.paint(cr, reference: reference)
         }
         if let floating {
             let (sx, sy) = screenPoint(Float(floating.latitude * .pi / 180), Float(floating.longitude * .pi / 180))
             image.paint(cr, tipX: Double(sx), tipY: Double(sy))
-            drawn += 1
         }
         framesDrawn += 1
-        lastFramePinsDrawn = drawn
+        lastFramePinsDrawn = (cache?.pinsDrawn ?? 0) + (floating == nil ? 0 : 1)
         lastFrameSeconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+    }
+
+    /// Paints every pin but the floating one into `cr`; returns how many it painted.
+    private func drawPins(_ cr: OpaquePointer, width: Double, height: Double, margin: Double) -> Int {
+        var drawn = 0
+        func paint(_ sx: Int32, _ sy: Int32) {
+            let x = Double(sx), y = Double(sy)
+            // Cull pins whose image lies wholly outside the (extended) area.
+            if x + PinImage.width < -margin || x - PinImage.width > width + margin
+                || y < -margin || y - PinImage.height > height + margin { return }
+            image.paint(cr, tipX: x, tipY: y)
+            drawn += 1
+        }
+        for index in marks.indices {
+            let mark = marks[index]
+            if mark.key == floating?.key { continue }
+            if let moved = ahead[mark.key] {
+                let point = screenPoint(Float(moved.latitude * .pi / 180), Float(moved.longitude * .pi / 180))
+                paint(point.0, point.1)
+            } else {
+                let point = screenPoint(radians[index].0, radians[index].1)
+                paint(point.0, point.1)
+            }
+        }
+        for mark in ahead.values where !markKeys.contains(mark.key) && mark.key != floating?.key {
+            let point = screenPoint(Float(mark.latitude * .pi / 180), Float(mark.longitude * .pi / 180))
+            paint(point.0, point.1)
+        }
+        return drawn
+    }
+}
+
+/// The pins painted once into an image a little larger than the map, reused while the map is
+/// dragged (pins move rigidly with it): a pan frame costs one blit instead of one per pin.
+@MainActor
+private final class PinCache {
+    struct Key: Equatable {
+        var originX: Int32, originY: Int32, zoom: Int32, version: Int
+        var width: Int, height: Int, scale: Int32
+    }
+
+    /// Extra room around the map, so a drag reveals pins that are already painted.
+    static let margin = 256.0
+
+    let key: Key
+    private let reference: (Int32, Int32)
+    private let surface: OpaquePointer
+    let pinsDrawn: Int
+
+    init(key: Key, reference: (Int32, Int32), draw: (OpaquePointer, Double) -> Int) {
+        self.key = key
+        self.reference = reference
+        let margin = Self.margin
+        let scale = Double(key.scale)
+        surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32,
+                                             Int32((Double(key.width) + 2 * margin) * scale),
+                                             Int32((Double(key.height) + 2 * margin) * scale))
+        cairo_surface_set_device_scale(surface, scale, scale)
+        let cr = cairo_create(surface)!
+        cairo_translate(cr, margin, margin)
+        pinsDrawn = draw(cr, margin)
+        cairo_destroy(cr)
+    }
+
+    isolated deinit {
+        cairo_surface_destroy(surface)
+    }
+
+    func isUsable(for key: Key, reference: (Int32, Int32)) -> Bool {
+        guard key == self.key else { return false }
+        let dx = Double(reference.0 - self.reference.0), dy = Double(reference.1 - self.reference.1)
+        return abs(dx) < Self.margin - PinImage.height && abs(dy) < Self.margin - PinImage.height
+    }
+
+    func paint(_ cr: OpaquePointer, reference: (Int32, Int32)) {
+        let dx = Double(reference.0 - self.reference.0) - Self.margin
+        let dy = Double(reference.1 - self.reference.1) - Self.margin
+        cairo_set_source_surface(cr, surface, dx, dy)
+        cairo_paint(cr)
     }
 }
 
