@@ -104,6 +104,7 @@ final class MainWindow {
         gtk_stack_set_visible_child_name(stack.cast(), "album")
         gtk_widget_show(backButton)
         if let backAction { g_simple_action_set_enabled(backAction, 1) }
+        setZoomEnabled(canZoomIn: false, canZoomOut: false)
     }
 
     private func showMap() {
@@ -112,6 +113,12 @@ final class MainWindow {
         gtk_header_bar_set_subtitle(headerBar.cast(), nil)
         gtk_widget_hide(backButton)
         if let backAction { g_simple_action_set_enabled(backAction, 0) }
+        if let mapPage { setZoomEnabled(canZoomIn: mapPage.canZoomIn, canZoomOut: mapPage.canZoomOut) }
+    }
+
+    private func setZoomEnabled(canZoomIn: Bool, canZoomOut: Bool) {
+        if let zoomInAction { g_simple_action_set_enabled(zoomInAction, canZoomIn.gboolean) }
+        if let zoomOutAction { g_simple_action_set_enabled(zoomOutAction, canZoomOut.gboolean) }
     }
 
     var visiblePageName: String {
@@ -139,8 +146,8 @@ final class MainWindow {
         viewportKeeper.markRestored(mapPage.viewport)
         mapPage.onViewportChanged = { [weak viewportKeeper] viewport in viewportKeeper?.viewportChanged(viewport) }
         mapPage.onZoomLimitsChanged = { [weak self] canZoomIn, canZoomOut in
-            if let action = self?.zoomInAction { g_simple_action_set_enabled(action, canZoomIn.gboolean) }
-            if let action = self?.zoomOutAction { g_simple_action_set_enabled(action, canZoomOut.gboolean) }
+            guard let self, self.visiblePageName == "map" else { return }
+            self.setZoomEnabled(canZoomIn: canZoomIn, canZoomOut: canZoomOut)
         }
         mapPage.onZoomLimitsChanged?(mapPage.canZoomIn, mapPage.canZoomOut)
         viewportKeeper.onSaveError = { [weak self] message in

@@ -20,6 +20,7 @@ final class PinsController {
     private var nextPlaceholderKey: PinKey = -1
     private var pendingDeletions: [Int64: PinDeletion] = [:]
     private lazy var menu = PinMenu()
+    private var hasShownPins = false
 
     /// A pin was clicked: open its album.
     var onOpen: ((PinMark) -> Void)?
@@ -64,6 +65,10 @@ final class PinsController {
     // MARK: Store → map
 
     private func show(_ pins: [Pin]) {
+        if !hasShownPins {
+            hasShownPins = true
+            if pins.isEmpty { notification.show("Press and hold anywhere on the map to drop a pin.", seconds: 8) }
+        }
         var marks: [PinMark] = []
         marks.reserveCapacity(pins.count)
         for pin in pins {

@@ -28,11 +28,17 @@ enum ShortcutsWindow {
                     <property name="accelerator">&lt;Primary&gt;minus</property>
                   </object>
                 </child>
+              </object>
+            </child>
+            <child>
+              <object class="GtkShortcutsGroup">
+                <property name="visible">True</property>
+                <property name="title">Pins</property>
                 <child>
                   <object class="GtkShortcutsShortcut">
                     <property name="visible">True</property>
-                    <property name="shortcut-type">gesture-two-finger-swipe-left</property>
-                    <property name="title">Move the map: drag it, or scroll to zoom</property>
+                    <property name="title">Back to the map</property>
+                    <property name="accelerator">&lt;Alt&gt;Left Escape</property>
                   </object>
                 </child>
               </object>
