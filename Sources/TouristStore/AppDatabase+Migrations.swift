@@ -78,6 +78,23 @@ extension AppDatabase {
             }
         }
 
+        migrator.registerMigration("v3-albums") { db in
+            try db.create(table: "album") { t in
+                t.primaryKey("pin_id", .integer).references("pin", onDelete: .cascade)
+                t.column("page", .integer).notNull()
+                t.column("pages", .integer).notNull()
+                t.column("total", .integer).notNull()
+                t.column("per_page", .integer).notNull()
+                t.column("fetched_at", .double).notNull()
+            }
+            // Flickr photos an album has shown (or the user deleted): New Collection prefers others.
+            try db.create(table: "seen_photo", options: .withoutRowID) { t in
+                t.column("pin_id", .integer).notNull().references("pin", onDelete: .cascade)
+                t.column("flickr_id", .text).notNull()
+                t.primaryKey(["pin_id", "flickr_id"])
+            }
+        }
+
         // Migrations for future versions go here.
 
         return migrator

@@ -6,6 +6,8 @@ import GRDB
 public struct PinDeletion: Sendable, Equatable {
     public let pin: Pin
     public let photos: [Photo]
+    public let album: Album?
+    let seenFlickrIds: [String]
     /// Marks this deletion's held files in `pending_file_deletion.held_by`.
     let token: String
 }
@@ -21,8 +23,11 @@ extension AppDatabase {
         try write { db in
             guard let pin = try Pin.fetchOne(db, id: id) else { throw StoreError.pinNotFound(id: id) }
             let photos = try Self.album(ofPin: id).fetchAll(db)
+            let album = try Album.fetchOne(db, key: id)
+            let seen = try String.fetchAll(db, sql: "SELECT flickr_id FROM seen_photo WHERE pin_id = ?", arguments: [id])
             _ = try pin.delete(db)
-            let deletion = PinDeletion(pin: pin, photos: photos, token: UUID().uuidString)
+            let deletion = PinDeletion(pin: pin, photos: photos, album: album, seenFlickrIds: seen,
+                                       token: UUID().uuidString)
             let paths = photos.compactMap(\.filePath)
             if !paths.isEmpty {
                 try db.execute(literal: """
@@ -42,6 +47,10 @@ extension AppDatabase {
             for photo in deletion.photos {
                 var photo = photo
                 try photo.insert(db)
+            }
+            try deletion.album?.insert(db)
+            for flickrId in deletion.seenFlickrIds {
+                try db.execute(literal: "INSERT INTO seen_photo(pin_id, flickr_id) VALUES (\(pin.id), \(flickrId))")
             }
             try db.execute(literal: "DELETE FROM pending_file_deletion WHERE held_by = \(deletion.token)")
         }

@@ -95,7 +95,7 @@ final class AppDatabaseSchemaTests: XCTestCase {
              try AppDatabase.migrator.hasCompletedMigrations(db))
         }
 
-        XCTAssertEqual(applied, ["v1", "v2-undoable-deletions"])
+        XCTAssertEqual(applied, ["v1", "v2-undoable-deletions", "v3-albums"])
         XCTAssertTrue(complete)
     }
 
@@ -128,7 +128,7 @@ final class AppDatabaseSchemaTests: XCTestCase {
         XCTAssertEqual(try reopened.photos(ofPin: try XCTUnwrap(pin.id)), [photo])
         XCTAssertEqual(try reopened.viewport(), Viewport(latitude: 48, longitude: 2, zoom: 9))
         let applied = try reopened.reader.read { db in try AppDatabase.migrator.appliedIdentifiers(db) }
-        XCTAssertEqual(applied, ["v1", "v2-undoable-deletions"])
+        XCTAssertEqual(applied, ["v1", "v2-undoable-deletions", "v3-albums"])
     }
 
     func testOpenCreatesFoldersAndUsesWriteAheadLogging() throws {

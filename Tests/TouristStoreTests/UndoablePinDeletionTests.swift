@@ -104,3 +104,94 @@ final class UndoablePinDeletionTests: XCTestCase {
         }
     }
 }
+
+final class AlbumStoreTests: XCTestCase {
+    func testReplacingAnAlbumSwapsPhotosAndFilesAndRemembersWhatWasSeen() throws {
+        // Given a pin whose album has a downloaded photo
+        let database = try makeEmptyDatabase()
+        let pinId = try XCTUnwrap(database.insertPin(latitude: 1, longitude: 2).id)
+        _ = try database.replaceAlbum(Album(pinId: pinId, page: 1, pages: 3, total: 75, perPage: 30),
+                                      photos: [makePhoto(pinId: pinId, flickrId: "a"), makePhoto(pinId: pinId, flickrId: "b")])
+        let first = try XCTUnwrap(database.photos(ofPin: pinId).first)
+        let oldFile = try writeFile("photos/\(pinId)/a.jpg", in: database)
+        try database.setPhotoFile(id: try XCTUnwrap(first.id), relativePath: "photos/\(pinId)/a.jpg")
+
+        // When a new collection replaces it
+        let inserted = try database.replaceAlbum(Album(pinId: pinId, page: 2, pages: 3, total: 75, perPage: 30),
+                                                 photos: [makePhoto(pinId: pinId, flickrId: "c")])
+
+        // Then only the new photo is there, in position 0, without a file yet; the old file is gone
+        XCTAssertEqual(inserted.map(\.flickrId), ["c"])
+        XCTAssertEqual(try database.photos(ofPin: pinId).map(\.flickrId), ["c"])
+        XCTAssertNil(try database.photos(ofPin: pinId).first?.filePath)
+        XCTAssertFalse(fileExists(oldFile))
+        XCTAssertEqual(try database.album(ofPin: pinId)?.page, 2)
+        XCTAssertEqual(try database.seenFlickrIds(ofPin: pinId), ["a", "b", "c"])
+    }
+
+    func testAnEmptyLocationIsRememberedAsAnEmptyAlbum() throws {
+        let database = try makeEmptyDatabase()
+        let pinId = try XCTUnwrap(database.insertPin(latitude: 0, longitude: 0).id)
+
+        _ = try database.replaceAlbum(Album(pinId: pinId, page: 1, pages: 0, total: 0, perPage: 30), photos: [])
+
+        let contents = try database.albumContents(ofPin: pinId)
+        XCTAssertEqual(contents.album?.isEmpty, true)
+        XCTAssertEqual(contents.photos, [])
+    }
+
+    func testReplacingTheAlbumOfADeletedPinFails() throws {
+        let database = try makeEmptyDatabase()
+        XCTAssertThrowsError(try database.replaceAlbum(Album(pinId: 9, page: 1, pages: 1, total: 1, perPage: 30),
+                                                       photos: [])) { error in
+            XCTAssertEqual(error as? StoreError, .pinNotFound(id: 9))
+        }
+    }
+
+    func testUndoingAPhotoDeletionPutsItBackInPlaceWithItsFile() throws {
+        // Given an album of three downloaded photos
+        let database = try makeEmptyDatabase()
+        let pinId = try XCTUnwrap(database.insertPin(latitude: 1, longitude: 1).id)
+        var urls: [URL] = []
+        for (position, flickrId) in ["a", "b", "c"].enumerated() {
+            urls.append(try insertDownloadedPhoto(pinId: pinId, flickrId: flickrId, position: position, in: database).1)
+        }
+        let middle = try database.photos(ofPin: pinId)[1]
+
+        // When the middle one is deleted, the others close the gap and its file stays for now
+        let deletion = try XCTUnwrap(database.deletePhotoForUndo(id: try XCTUnwrap(middle.id)))
+        XCTAssertEqual(try database.photos(ofPin: pinId).map(\.flickrId), ["a", "c"])
+        XCTAssertTrue(fileExists(urls[1]))
+
+        // Then undo puts it back in the middle
+        try database.undoPhotoDeletion(deletion)
+        XCTAssertEqual(try database.photos(ofPin: pinId).map(\.flickrId), ["a", "b", "c"])
+        XCTAssertTrue(fileExists(urls[1]))
+    }
+
+    func testFinishingAPhotoDeletionRemovesTheFile() throws {
+        let database = try makeEmptyDatabase()
+        let pinId = try XCTUnwrap(database.insertPin(latitude: 1, longitude: 1).id)
+        let (photo, url) = try insertDownloadedPhoto(pinId: pinId, flickrId: "a", in: database)
+
+        let deletion = try XCTUnwrap(database.deletePhotoForUndo(id: try XCTUnwrap(photo.id)))
+        try database.finishPhotoDeletion(deletion)
+
+        XCTAssertFalse(fileExists(url))
+        XCTAssertEqual(try database.photos(ofPin: pinId), [])
+    }
+
+    func testUndoingAPinDeletionRestoresItsAlbumAndSeenPhotos() throws {
+        let database = try makeEmptyDatabase()
+        let pinId = try XCTUnwrap(database.insertPin(latitude: 1, longitude: 1).id)
+        let album = Album(pinId: pinId, page: 2, pages: 4, total: 100, perPage: 30)
+        _ = try database.replaceAlbum(album, photos: [makePhoto(pinId: pinId, flickrId: "x")])
+
+        let deletion = try database.deletePinForUndo(id: pinId)
+        XCTAssertNil(try database.album(ofPin: pinId))
+        try database.undoPinDeletion(deletion)
+
+        XCTAssertEqual(try database.album(ofPin: pinId), album)
+        XCTAssertEqual(try database.seenFlickrIds(ofPin: pinId), ["x"])
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import GRDB
+
+/// A photo deleted from its album whose file is kept until the deletion is finished (undo).
+public struct PhotoDeletion: Sendable, Equatable {
+    public let photo: Photo
+    let token: String
+}
+
+// MARK: - Albums
+
+extension AppDatabase {
+    /// The album's metadata, or nil if the pin's photos were never searched for.
+    public func album(ofPin pinId: Int64) throws -> Album? {
+        try read { db in try Album.fetchOne(db, key: pinId) }
+    }
+
+    public func albumContents(ofPin pinId: Int64) throws -> AlbumContents {
+        try read { db in
+            AlbumContents(album: try Album.fetchOne(db, key: pinId), photos: try Self.album(ofPin: pinId).fetchAll(db))
+        }
+    }
+
+    /// Replaces the pin's album in one transaction: the old photos and their files go, the new
+    /// photos (not downloaded yet) come in album order, and their Flickr ids are remembered as seen.
+    /// Returns the inserted photos with their ids.
+    ///
+    /// - throws: `StoreError.pinNotFound` if the pin was deleted meanwhile.
+    public func replaceAlbum(_ album: Album, photos: [Photo]) throws -> [Photo] {
+        try write { db in
+            guard try Pin.exists(db, id: album.pinId) else { throw StoreError.pinNotFound(id: album.pinId) }
+            try Photo.filter(Photo.Columns.pinId == album.pinId).deleteAll(db)
+            try album.upsert(db)
+            var inserted: [Photo] = []
+            for (index, photo) in photos.enumerated() {
+                var photo = photo
+                photo.pinId = album.pinId
+                photo.position = index
+                photo.filePath = nil
+                inserted.append(try photo.inserted(db))
+                try db.execute(literal: """
+                    INSERT OR IGNORE INTO seen_photo(pin_id, flickr_id) VALUES (\(album.pinId), \(photo.flickrId))
+                    """)
+            }
+            return inserted
+        }
+    }
+
+    /// Flickr ids this pin's albums have shown or the user deleted.
+    public func seenFlickrIds(ofPin pinId: Int64) throws -> Set<String> {
+        try read { db in
+            try String.fetchSet(db, sql: "SELECT flickr_id FROM seen_photo WHERE pin_id = ?", arguments: [pinId])
+        }
+    }
+
+    /// Delivers the pin's album (metadata and photos in order) on the main actor now and after each change.
+    @MainActor
+    public func observeAlbum(ofPin pinId: Int64, onError: @escaping @MainActor (Error) -> Void,
+                             onChange: @escaping @MainActor (AlbumContents) -> Void) -> StoreObservation {
+        let observation = ValueObservation
+            .tracking { db in
+                AlbumContents(album: try Album.fetchOne(db, key: pinId), photos: try Self.album(ofPin: pinId).fetchAll(db))
+            }
+            .removeDuplicates()
+        return StoreObservation(observation.start(in: reader, onError: onError, onChange: onChange))
+    }
+}
+
+// MARK: - Undoable photo deletion
+
+extension AppDatabase {
+    /// Deletes the photo row now and holds its file until `finishPhotoDeletion(_:)` (or the next start).
+    /// Returns nil if the photo is already gone.
+    public func deletePhotoForUndo(id: Int64) throws -> PhotoDeletion? {
+        try write { db in
+            guard let photo = try Photo.fetchOne(db, id: id) else { return nil }
+            _ = try photo.delete(db)
+            let deletion = PhotoDeletion(photo: photo, token: UUID().uuidString)
+            if let path = photo.filePath {
+                try db.execute(literal: """
+                    UPDATE pending_file_deletion SET held_by = \(deletion.token) WHERE path = \(path)
+                    """)
+            }
+            return deletion
+        }
+    }
+
+    /// Puts the photo back in its place with its file; does nothing if its pin has gone since.
+    public func undoPhotoDeletion(_ deletion: PhotoDeletion) throws {
+        try write { db in
+            guard try Pin.exists(db, id: deletion.photo.pinId) else {
+                try db.execute(literal: "UPDATE pending_file_deletion SET held_by = NULL WHERE held_by = \(deletion.token)")
+                return
+            }
+            var photo = deletion.photo
+            try photo.insert(db)
+            try db.execute(literal: "DELETE FROM pending_file_deletion WHERE held_by = \(deletion.token)")
+        }
+    }
+
+    /// The undo window has closed: the photo's file is unlinked.
+    public func finishPhotoDeletion(_ deletion: PhotoDeletion) throws {
+        try write { db in
+            try db.execute(literal: "UPDATE pending_file_deletion SET held_by = NULL WHERE held_by = \(deletion.token)")
+        }
+    }
+}
