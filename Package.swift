@@ -26,15 +26,21 @@ let package = Package(
         .target(name: "TouristStore", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
         // The Flickr API: requests, decoding, errors, paging, downloads. No GTK, no store.
         .target(name: "FlickrClient", dependencies: [.product(name: "Logging", package: "swift-log")]),
+        // Albums: search, store and download a pin's photos; no GTK, no HTTP of its own.
+        .target(name: "TouristAlbums", dependencies: ["FlickrClient", "TouristStore",
+                                                      .product(name: "Logging", package: "swift-log")]),
         // Windows, pages and widgets.
         .target(name: "TouristUI", dependencies: ["CGtk", "COsmGpsMap", "CShims", "GLibSwift", "TouristStore",
+                                                 "TouristAlbums", "FlickrClient",
                                                  .product(name: "Logging", package: "swift-log")]),
         .executableTarget(name: "virtual-tourist", dependencies: ["TouristUI", "TouristStore", "GLibSwift",
+                                                                "TouristAlbums", "FlickrClient", "CShims",
                                                                 .product(name: "Logging", package: "swift-log")]),
 
         .testTarget(name: "TouristStoreTests", dependencies: ["TouristStore"]),
         .testTarget(name: "FlickrClientTests", dependencies: ["FlickrClient"],
                     resources: [.copy("Server")]),
+        .testTarget(name: "TouristAlbumsTests", dependencies: ["TouristAlbums", "FlickrClient", "TouristStore"]),
         .testTarget(name: "GLibSwiftTests", dependencies: ["GLibSwift", "CGtk"]),
         .testTarget(name: "TouristUITests", dependencies: ["TouristUI", "TouristStore", "GLibSwift", "CGtk"]),
     ],

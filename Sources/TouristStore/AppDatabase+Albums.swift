@@ -46,6 +46,16 @@ extension AppDatabase {
         }
     }
 
+    /// Forgets the pin's album entirely (photos, their files, metadata, seen ids), e.g. after the
+    /// pin moved: the next open searches its new place.
+    public func clearAlbum(ofPin pinId: Int64) throws {
+        try write { db in
+            try Photo.filter(Photo.Columns.pinId == pinId).deleteAll(db)
+            _ = try Album.deleteOne(db, key: pinId)
+            try db.execute(literal: "DELETE FROM seen_photo WHERE pin_id = \(pinId)")
+        }
+    }
+
     /// Flickr ids this pin's albums have shown or the user deleted.
     public func seenFlickrIds(ofPin pinId: Int64) throws -> Set<String> {
         try read { db in

@@ -10,7 +10,11 @@ enum AboutDialog {
         gtk_about_dialog_set_program_name(about, AppInfo.name)
         gtk_about_dialog_set_version(about, AppInfo.version)
         gtk_about_dialog_set_logo_icon_name(about, AppInfo.id)
-        gtk_about_dialog_set_comments(about, "Drop pins on a world map and see the photos people took there.")
+        gtk_about_dialog_set_comments(about, """
+            Drop pins on a world map and see the photos people took there.
+
+            This product uses the Flickr API but is not endorsed or certified by SmugMug, Inc.
+            """)
         gtk_about_dialog_set_website(about, AppInfo.website)
         gtk_about_dialog_set_website_label(about, "Website")
         gtk_about_dialog_set_license_type(about, GTK_LICENSE_GPL_3_0)
@@ -18,6 +22,9 @@ enum AboutDialog {
         withCStringArray(["The Virtual Tourist developers"]) { gtk_about_dialog_set_authors(about, $0) }
         withCStringArray(["© OpenStreetMap contributors https://www.openstreetmap.org/copyright"]) {
             gtk_about_dialog_add_credit_section(about, "Map data", $0)
+        }
+        withCStringArray(["The photographers who share their work on Flickr https://www.flickr.com/"]) {
+            gtk_about_dialog_add_credit_section(about, "Photos", $0)
         }
         if let parent {
             gtk_window_set_transient_for(dialog.cast(), parent.cast())

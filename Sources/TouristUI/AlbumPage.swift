@@ -1,25 +1,394 @@
 import CGtk
+import Foundation
 import GLibSwift
+import Logging
+import TouristAlbums
+import TouristStore
 
-/// The photo album of one pin. The header bar names the pin; the grid of photos fills this page.
+/// What the album page needs from the store.
+public protocol AlbumPageStore: Sendable {
+    @MainActor
+    func observeAlbum(ofPin pinId: Int64, onError: @escaping @MainActor (Error) -> Void,
+                      onChange: @escaping @MainActor (AlbumContents) -> Void) -> StoreObservation
+    func deletePhotoForUndo(id: Int64) throws -> PhotoDeletion?
+    func undoPhotoDeletion(_ deletion: PhotoDeletion) throws
+    func finishPhotoDeletion(_ deletion: PhotoDeletion) throws
+    func photoFileURL(relativePath: String) -> URL
+}
+
+extension AppDatabase: AlbumPageStore {}
+
+/// The photo album of one pin: a grid of photos that fills in as they download, with the empty
+/// and error states, New Collection, click-to-delete with undo, and attribution per photo.
 @MainActor
 final class AlbumPage {
     let root: UnsafeMutablePointer<GtkWidget>
-    private let emptyState: StatusPage
+    private let store: any AlbumPageStore
+    private let albums: AlbumService
+    private let notification: InAppNotification
+    private let logger: Logger
+    private let content: UnsafeMutablePointer<GtkWidget>
+    private let flowBox: UnsafeMutablePointer<GtkWidget>
+    private let progress: UnsafeMutablePointer<GtkWidget>
+    private let progressRevealer: UnsafeMutablePointer<GtkWidget>
+    private let newCollectionButton: UnsafeMutablePointer<GtkWidget>
+    private let statusLabel: UnsafeMutablePointer<GtkWidget>
+    private let noImages: StatusPage
+    private let searching: StatusPage
+    private let problem: StatusPage
+    private let retryButton: UnsafeMutablePointer<GtkWidget>
+    private let preferencesButton: UnsafeMutablePointer<GtkWidget>
+    private let menu = PhotoMenu()
+
     private(set) var pinID: Int64?
     private(set) var title = ""
+    private var observation: StoreObservation?
+    private var contents = AlbumContents(album: nil, photos: [])
+    private var tiles: [Int64: PhotoTile] = [:]
+    private var pendingDeletions: [Int64: PhotoDeletion] = [:]
 
-    init() {
+    /// Opens the Preferences dialog (the window owns it).
+    var onShowPreferences: (() -> Void)?
+    /// Told whenever a photo has been painted (benchmarks).
+    var onPhotoShown: (() -> Void)?
+
+    init(store: any AlbumPageStore, albums: AlbumService, notification: InAppNotification, logger: Logger) {
+        self.store = store
+        self.albums = albums
+        self.notification = notification
+        self.logger = logger
+
         root = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
-        emptyState = StatusPage(icon: "image-x-generic-symbolic", title: "No Photos Yet",
-                                description: "Photos taken near this place will appear here.")
-        gtk_widget_set_vexpand(emptyState.root, 1)
-        gtk_container_add(root.container, emptyState.root)
+
+        progress = gtk_progress_bar_new()
+        Widgets.addStyleClass(progress, "osd")
+        progressRevealer = gtk_revealer_new()
+        gtk_container_add(progressRevealer.container, progress)
+        gtk_container_add(root.container, progressRevealer)
+
+        content = gtk_stack_new()
+        gtk_widget_set_vexpand(content, 1)
+        gtk_stack_set_transition_type(content.cast(), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
+
+        flowBox = gtk_flow_box_new()
+        gtk_flow_box_set_homogeneous(flowBox.cast(), 1)
+        gtk_flow_box_set_selection_mode(flowBox.cast(), GTK_SELECTION_NONE)
+        gtk_flow_box_set_activate_on_single_click(flowBox.cast(), 1)
+        gtk_flow_box_set_max_children_per_line(flowBox.cast(), 30)
+        gtk_flow_box_set_min_children_per_line(flowBox.cast(), 2)
+        gtk_flow_box_set_row_spacing(flowBox.cast(), 6)
+        gtk_flow_box_set_column_spacing(flowBox.cast(), 6)
+        gtk_widget_set_valign(flowBox, GTK_ALIGN_START)
+        Widgets.setMargins(flowBox, 12)
+        Widgets.setAccessibleName(flowBox, "Photos")
+        let scrolled = gtk_scrolled_window_new(nil, nil)!
+        gtk_scrolled_window_set_policy(scrolled.cast(), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        gtk_container_add(scrolled.container, flowBox)
+        gtk_stack_add_named(content.cast(), scrolled, "photos")
+
+        noImages = StatusPage(icon: "image-missing-symbolic", title: "No Images",
+                              description: "Nobody has shared photos taken near this place on Flickr yet. Try a pin nearby.")
+        gtk_stack_add_named(content.cast(), noImages.root, "no-images")
+        searching = StatusPage(icon: "folder-pictures-symbolic", title: "Looking for Photos…",
+                               description: "Asking Flickr for photos taken near this place.")
+        gtk_stack_add_named(content.cast(), searching.root, "searching")
+        problem = StatusPage(icon: "dialog-warning-symbolic", title: "", description: "")
+        let buttons = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)!
+        gtk_widget_set_halign(buttons, GTK_ALIGN_CENTER)
+        retryButton = gtk_button_new_with_mnemonic("_Try Again")
+        Widgets.addStyleClass(retryButton, "suggested-action")
+        preferencesButton = gtk_button_new_with_mnemonic("_Preferences")
+        gtk_container_add(buttons.container, retryButton)
+        gtk_container_add(buttons.container, preferencesButton)
+        gtk_container_add(problem.root.container, buttons)
+        gtk_stack_add_named(content.cast(), problem.root, "problem")
+        gtk_container_add(root.container, content)
+
+        let actionBar = gtk_action_bar_new()!
+        statusLabel = gtk_label_new(nil)
+        Widgets.addStyleClass(statusLabel, "dim-label")
+        gtk_action_bar_pack_start(actionBar.cast(), statusLabel)
+        newCollectionButton = gtk_button_new_with_mnemonic("_New Collection")
+        Widgets.setAccessibleName(newCollectionButton, "New Collection")
+        gtk_action_bar_set_center_widget(actionBar.cast(), newCollectionButton)
+        gtk_container_add(root.container, actionBar)
         gtk_widget_show_all(root)
+        gtk_widget_set_no_show_all(preferencesButton, 1)
+
+        newCollectionButton.connect(.clicked) { [weak self] in self?.newCollection() }
+        retryButton.connect(.clicked) { [weak self] in
+            guard let self, let pinID = self.pinID else { return }
+            self.albums.ensureAlbum(ofPin: pinID)
+        }
+        preferencesButton.connect(.clicked) { [weak self] in self?.onShowPreferences?() }
+        flowBox.connect(.childActivated) { [weak self] child in self?.activated(child) }
+        flowBox.connect(.buttonPress) { [weak self] event in self?.buttonPressed(event) ?? false }
+        _ = albums.observe { [weak self] pinID in
+            guard let self, pinID == self.pinID else { return }
+            self.render()
+        }
     }
 
+    // MARK: Showing a pin
+
     func show(pinID: Int64, latitude: Double, longitude: Double) {
-        self.pinID = pinID
         title = CoordinateFormat.string(latitude: latitude, longitude: longitude)
+        guard pinID != self.pinID else {
+            albums.ensureAlbum(ofPin: pinID)
+            return
+        }
+        finishPendingDeletions()
+        self.pinID = pinID
+        observation?.cancel()
+        for tile in tiles.values { gtk_widget_destroy(tile.child) }
+        tiles.removeAll()
+        contents = AlbumContents(album: nil, photos: [])
+        render()
+        observation = store.observeAlbum(ofPin: pinID, onError: { [weak self] error in
+            self?.logger.error("Could not read the album: \(error.localizedDescription)")
+        }, onChange: { [weak self] contents in
+            guard let self, self.pinID == pinID else { return }
+            self.contents = contents
+            self.render()
+        })
+        // Downloads only what is missing: an album on disk opens with no request.
+        albums.ensureAlbum(ofPin: pinID)
+    }
+
+    func retryAfterKeyChange() {
+        guard let pinID, case .failed = albums.activity(ofPin: pinID) else { return }
+        albums.ensureAlbum(ofPin: pinID)
+    }
+
+    /// The page is hidden: make pending photo deletions final.
+    func hide() {
+        finishPendingDeletions()
+    }
+
+    /// The pin was deleted while its album was shown.
+    func forget(pinID: Int64) {
+        guard pinID == self.pinID else { return }
+        observation?.cancel()
+        observation = nil
+        self.pinID = nil
+    }
+
+    var photoCount: Int { tiles.count }
+    var shownPhotoCount: Int { tiles.values.filter(\.isShown).count }
+    var isNewCollectionEnabled: Bool { gtk_widget_get_sensitive(newCollectionButton) != 0 }
+
+    // MARK: Rendering
+
+    private func render() {
+        guard let pinID else { return }
+        let activity = albums.activity(ofPin: pinID)
+        let failed = albums.failedPhotoIDs(ofPin: pinID)
+        syncTiles(failed: failed)
+
+        let page: String
+        if contents.album == nil {
+            if case .failed(let trouble) = activity {
+                problem.update(icon: trouble.kind == .temporary ? "network-error-symbolic" : "dialog-warning-symbolic",
+                               title: trouble.title, description: trouble.message)
+                let keyProblem = trouble.kind == .missingAPIKey || trouble.kind == .invalidAPIKey
+                if keyProblem { gtk_widget_show(preferencesButton) } else { gtk_widget_hide(preferencesButton) }
+                page = "problem"
+            } else {
+                page = "searching"
+            }
+        } else if contents.photos.isEmpty {
+            if activity.isBusy {
+                page = "searching"
+            } else if contents.album?.isEmpty == true {
+                noImages.update(title: "No Images",
+                                description: "Nobody has shared photos taken near this place on Flickr yet. Try a pin nearby.")
+                page = "no-images"
+            } else {
+                noImages.update(title: "No Images",
+                                description: "You removed every photo of this album. New Collection brings others taken nearby.")
+                page = "no-images"
+            }
+        } else {
+            page = "photos"
+        }
+        gtk_stack_set_visible_child_name(content.cast(), page)
+
+        if case .downloading(let finished, let total) = activity, total > 0 {
+            gtk_progress_bar_set_fraction(progress.cast(), Double(finished) / Double(total))
+            gtk_revealer_set_reveal_child(progressRevealer.cast(), 1)
+        } else {
+            gtk_revealer_set_reveal_child(progressRevealer.cast(), 0)
+        }
+
+        let complete = albums.isComplete(contents, pinID: pinID)
+        let canRefresh = complete && albums.hasOtherCollections(contents)
+        gtk_widget_set_sensitive(newCollectionButton, canRefresh.gboolean)
+        gtk_widget_set_tooltip_text(newCollectionButton, complete && !canRefresh
+            ? "This place has no other photos" : "Replace these photos with others taken nearby")
+        gtk_label_set_text(statusLabel.cast(), statusText(activity: activity, failed: failed.count))
+        if case .failed(let trouble) = activity, contents.album != nil {
+            notification.show("\(trouble.title). \(trouble.message)")
+        }
+    }
+
+    private func statusText(activity: AlbumActivity, failed: Int) -> String {
+        switch activity {
+        case .searching: return "Looking for photos…"
+        case .downloading(let finished, let total): return "Downloading \(finished) of \(total)…"
+        case .idle, .failed:
+            let count = contents.photos.count
+            guard count > 0 else { return "" }
+            let photos = count == 1 ? "1 photo" : "\(count) photos"
+            return failed > 0 ? "\(photos), \(failed) could not be downloaded" : photos
+        }
+    }
+
+    /// Brings the grid in line with the album: removed photos go (the rest flow up), new ones come
+    /// in at their place as placeholders, and each tile shows its photo once its file is there.
+    private func syncTiles(failed: Set<Int64>) {
+        let ids = Set(contents.photos.compactMap(\.id))
+        for (id, tile) in tiles where !ids.contains(id) {
+            gtk_widget_destroy(tile.child)
+            tiles.removeValue(forKey: id)
+        }
+        for (index, photo) in contents.photos.enumerated() {
+            guard let id = photo.id else { continue }
+            if let tile = tiles[id] {
+                tile.update(photo, failed: failed.contains(id))
+                if gtk_flow_box_child_get_index(tile.child.cast()) != Int32(index) {
+                    g_object_ref(UnsafeMutableRawPointer(tile.child))
+                    gtk_container_remove(flowBox.container, tile.child)
+                    gtk_flow_box_insert(flowBox.cast(), tile.child, Int32(index))
+                    g_object_unref(UnsafeMutableRawPointer(tile.child))
+                }
+            } else {
+                let store = self.store
+                let tile = PhotoTile(photo: photo, failed: failed.contains(id)) { relativePath in
+                    store.photoFileURL(relativePath: relativePath).path
+                }
+                tile.onShown = { [weak self] in self?.onPhotoShown?() }
+                tiles[id] = tile
+                gtk_flow_box_insert(flowBox.cast(), tile.child, Int32(index))
+            }
+        }
+    }
+
+    // MARK: Actions
+
+    private func newCollection() {
+        guard let pinID else { return }
+        finishPendingDeletions()
+        albums.newCollection(ofPin: pinID)
+    }
+
+    private func tile(for child: UnsafeMutableRawPointer?) -> PhotoTile? {
+        guard let child else { return nil }
+        return tiles.values.first { UnsafeMutableRawPointer($0.child) == child }
+    }
+
+    private func activated(_ child: UnsafeMutableRawPointer?) {
+        guard let pinID, let tile = tile(for: child), let id = tile.photo.id else { return }
+        if tile.state == .failed {
+            albums.retry(photoID: id, ofPin: pinID)
+            return
+        }
+        guard albums.isComplete(contents, pinID: pinID) else {
+            notification.show("Photos can be removed once the album has finished downloading.", seconds: 4)
+            return
+        }
+        delete(photoID: id)
+    }
+
+    private func delete(photoID: Int64) {
+        let store = self.store
+        Task { [weak self] in
+            let result = await Task.detached { Result { try store.deletePhotoForUndo(id: photoID) } }.value
+            guard let self else { return }
+            switch result {
+            case .success(let deletion?):
+                self.pendingDeletions[photoID] = deletion
+                self.notification.show("Photo removed", actionLabel: "Undo", seconds: 6,
+                                       action: { [weak self] in self?.undo(photoID) },
+                                       onDismiss: { [weak self] in self?.finishDeletion(photoID) })
+            case .success(nil):
+                break
+            case .failure(let error):
+                self.notification.show("The photo could not be removed. \(error.localizedDescription)")
+            }
+        }
+    }
+
+    private func undo(_ photoID: Int64) {
+        guard let deletion = pendingDeletions.removeValue(forKey: photoID) else { return }
+        let store = self.store
+        Task.detached { [weak self] in
+            do { try store.undoPhotoDeletion(deletion) } catch {
+                let message = error.localizedDescription
+                await MainActor.run { self?.notification.show("The photo could not be restored. \(message)") }
+            }
+        }
+    }
+
+    private func finishDeletion(_ photoID: Int64) {
+        guard let deletion = pendingDeletions.removeValue(forKey: photoID) else { return }
+        let store = self.store
+        Task.detached { try? store.finishPhotoDeletion(deletion) }
+    }
+
+    /// On leaving the album or quitting: deleted photos' files go for good (synchronously).
+    func finishPendingDeletions() {
+        for deletion in pendingDeletions.values {
+            try? store.finishPhotoDeletion(deletion)
+        }
+        pendingDeletions.removeAll()
+    }
+
+    private func buttonPressed(_ event: UnsafeMutablePointer<GdkEvent>) -> Bool {
+        let button = event.pointee.button
+        guard button.type == GDK_BUTTON_PRESS, button.button == 3,
+              let child = gtk_flow_box_get_child_at_pos(flowBox.cast(), Int32(button.x), Int32(button.y)),
+              let tile = tile(for: UnsafeMutableRawPointer(child)) else { return false }
+        menu.popup(for: tile.photo, event: event, over: flowBox)
+        return true
+    }
+}
+
+/// The secondary-click menu of a photo: who took it, and a link to its page on Flickr.
+@MainActor
+final class PhotoMenu {
+    private let menu: UnsafeMutablePointer<GtkWidget>
+    private let ownerItem: UnsafeMutablePointer<GtkWidget>
+    private var pageURL: String?
+
+    init() {
+        menu = gtk_menu_new()
+        ownerItem = gtk_menu_item_new_with_label("")
+        gtk_widget_set_sensitive(ownerItem, 0)
+        let open = gtk_menu_item_new_with_mnemonic("_Open on Flickr")!
+        gtk_menu_shell_append(menu.cast(), ownerItem)
+        gtk_menu_shell_append(menu.cast(), gtk_separator_menu_item_new())
+        gtk_menu_shell_append(menu.cast(), open)
+        gtk_widget_show_all(menu)
+        open.connect(.activate) { [weak self] in
+            guard let self, let url = self.pageURL else { return }
+            let parent = gtk_menu_get_attach_widget(self.menu.cast()).flatMap { gtk_widget_get_toplevel($0) }
+            gtk_show_uri_on_window(parent?.cast(), url, guint32(GDK_CURRENT_TIME), nil)
+        }
+    }
+
+    func popup(for photo: Photo, event: UnsafeMutablePointer<GdkEvent>, over widget: UnsafeMutablePointer<GtkWidget>) {
+        pageURL = Self.pageURL(of: photo)
+        gtk_menu_item_set_label(ownerItem.cast(), "Photo by \(photo.ownerName ?? photo.ownerId ?? "unknown")")
+        if gtk_menu_get_attach_widget(menu.cast()) == nil { gtk_menu_attach_to_widget(menu.cast(), widget, nil) }
+        gtk_menu_popup_at_pointer(menu.cast(), event)
+    }
+
+    /// Flickr's terms: every photo links back to its page.
+    static func pageURL(of photo: Photo) -> String? {
+        guard let owner = photo.ownerId, !owner.isEmpty else { return nil }
+        let allowed = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#"))
+        let encodedOwner = owner.addingPercentEncoding(withAllowedCharacters: allowed) ?? owner
+        let encodedID = photo.flickrId.addingPercentEncoding(withAllowedCharacters: allowed) ?? photo.flickrId
+        return "https://www.flickr.com/photos/\(encodedOwner)/\(encodedID)"
     }
 }

@@ -16,7 +16,7 @@ final class MainWindow {
     let notification = InAppNotification()
     private(set) var mapPage: MapPage?
     private(set) var pins: PinsController?
-    let albumPage = AlbumPage()
+    private(set) var albumPage: AlbumPage?
     private let backButton: UnsafeMutablePointer<GtkWidget>
     private var backAction: OpaquePointer?
     private let store: (any ViewStateStore)?
@@ -64,10 +64,15 @@ final class MainWindow {
                                logger: context.logger)
             mapPage = page
             gtk_stack_add_named(stack.cast(), page.root, "map")
-            gtk_stack_add_named(stack.cast(), albumPage.root, "album")
-            if let database = context.database {
-                let pins = PinsController(map: page.map, store: database, notification: notification,
-                                          logger: context.logger)
+            if let database = context.database, let albums = context.albums {
+                let album = AlbumPage(store: database, albums: albums, notification: notification,
+                                      logger: context.logger)
+                album.onShowPreferences = { [weak self] in self?.showPreferences() }
+                albumPage = album
+                gtk_stack_add_named(stack.cast(), album.root, "album")
+                let pins = PinsController(map: page.map, store: database, albums: albums,
+                                          notification: notification, logger: context.logger)
+                pins.onDeleted = { [weak album] (pinID: Int64) in album?.forget(pinID: pinID) }
                 pins.onOpen = { [weak self] mark in self?.openAlbum(mark) }
                 page.pinLayer = pins.pinLayer
                 self.pins = pins
@@ -98,6 +103,7 @@ final class MainWindow {
     // MARK: Pages
 
     private func openAlbum(_ mark: PinMark) {
+        guard let albumPage else { return }
         albumPage.show(pinID: mark.key, latitude: mark.latitude, longitude: mark.longitude)
         gtk_header_bar_set_title(headerBar.cast(), albumPage.title)
         gtk_header_bar_set_subtitle(headerBar.cast(), "Photo Album")
@@ -108,6 +114,7 @@ final class MainWindow {
     }
 
     private func showMap() {
+        albumPage?.hide()
         gtk_stack_set_visible_child_name(stack.cast(), "map")
         gtk_header_bar_set_title(headerBar.cast(), AppInfo.name)
         gtk_header_bar_set_subtitle(headerBar.cast(), nil)
@@ -128,6 +135,7 @@ final class MainWindow {
     /// Writes what must survive a restart: the map position and the window size.
     func saveState() {
         pins?.finishPendingWork()
+        albumPage?.finishPendingDeletions()
         if let mapPage { viewportKeeper?.saveNow(mapPage.viewport) }
         guard let store else { return }
         do {
@@ -217,8 +225,18 @@ final class MainWindow {
         g_object_unref(UnsafeMutableRawPointer(builder))
     }
 
+    /// A new Flickr key was saved: an album waiting for one tries again.
+    func apiKeyChanged() {
+        albumPage?.retryAfterKeyChange()
+    }
+
+    private func showPreferences() {
+        g_action_group_activate_action(OpaquePointer(gtk_window_get_application(window.cast())), "preferences", nil)
+    }
+
     private static func makeMenuButton() -> UnsafeMutablePointer<GtkWidget> {
         let menu = g_menu_new()!
+        g_menu_append(menu, "_Preferences", "app.preferences")
         g_menu_append(menu, "_Keyboard Shortcuts", "win.show-help-overlay")
         g_menu_append(menu, "_About Virtual Tourist", "app.about")
         let button = gtk_menu_button_new()!

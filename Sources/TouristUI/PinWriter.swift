@@ -29,13 +29,18 @@ final class PinWriter: Sendable {
         return ticket
     }
 
-    func move(_ ticket: PinTicket, latitude: Double, longitude: Double,
-              completion: @escaping @MainActor @Sendable (Error?) -> Void) {
+    /// Moves the pin; `clearingAlbum` also empties its album (photos near the old place).
+    /// The completion gets the pin's id.
+    func move(_ ticket: PinTicket, latitude: Double, longitude: Double, clearingAlbum: Bool,
+              completion: @escaping @MainActor @Sendable (Result<Int64, Error>) -> Void) {
         queue.async { [store] in
             guard let id = ticket.id else { return } // its insert failed and was reported
-            var failure: Error?
-            do { try store.movePin(id: id, latitude: latitude, longitude: longitude) } catch { failure = error }
-            Task { @MainActor in completion(failure) }
+            let result = Result {
+                try store.movePin(id: id, latitude: latitude, longitude: longitude)
+                if clearingAlbum { try store.clearAlbum(ofPin: id) }
+                return id
+            }
+            Task { @MainActor in completion(result) }
         }
     }
 

@@ -3,6 +3,7 @@ import COsmGpsMap
 import Foundation
 import GLibSwift
 import Logging
+import TouristAlbums
 import TouristStore
 
 /// Keeps the map's pins in step with the store: the store is the truth the layer draws; gestures
@@ -10,6 +11,7 @@ import TouristStore
 @MainActor
 final class PinsController {
     private let store: any PinStore
+    private let albums: AlbumService
     private let writer: PinWriter
     private let layer: PinLayer
     private let notification: InAppNotification
@@ -18,15 +20,21 @@ final class PinsController {
     private var observation: StoreObservation?
     private var tickets: [PinKey: PinTicket] = [:]
     private var nextPlaceholderKey: PinKey = -1
+    /// Pins dropped in this gesture (placeholder keys, then their ids) until their first release.
+    private var newPins: Set<PinKey> = []
     private var pendingDeletions: [Int64: PinDeletion] = [:]
     private lazy var menu = PinMenu()
     private var hasShownPins = false
 
     /// A pin was clicked: open its album.
     var onOpen: ((PinMark) -> Void)?
+    /// A pin was deleted (its album page must let go of it).
+    var onDeleted: ((Int64) -> Void)?
 
-    init(map: UnsafeMutablePointer<OsmGpsMap>, store: any PinStore, notification: InAppNotification, logger: Logger) {
+    init(map: UnsafeMutablePointer<OsmGpsMap>, store: any PinStore, albums: AlbumService,
+         notification: InAppNotification, logger: Logger) {
         self.store = store
+        self.albums = albums
         self.writer = PinWriter(store: store)
         self.layer = PinLayer(map: map)
         self.notification = notification
@@ -84,6 +92,7 @@ final class PinsController {
     private func drop(latitude: Double, longitude: Double) -> PinMark {
         let placeholder = nextPlaceholderKey
         nextPlaceholderKey -= 1
+        newPins.insert(placeholder)
         logger.debug("Dropping a pin at \(latitude), \(longitude)")
         let ticket = writer.insert(latitude: latitude, longitude: longitude) { [weak self] result in
             guard let self else { return }
@@ -91,6 +100,7 @@ final class PinsController {
             case .success(let pin):
                 guard let id = pin.id else { return }
                 self.tickets[id] = self.tickets[placeholder]
+                if self.newPins.remove(placeholder) != nil { self.newPins.insert(id) }
                 self.layer.rekey(from: placeholder, to: id)
             case .failure(let error):
                 self.tickets.removeValue(forKey: placeholder)
@@ -106,8 +116,21 @@ final class PinsController {
         // A placeholder's ticket stays under its placeholder key too: the drag may outlive the insert.
         guard let ticket = tickets[mark.key] ?? (mark.key > 0 ? PinTicket(id: mark.key) : nil) else { return }
         layer.showAhead(mark)
-        writer.move(ticket, latitude: mark.latitude, longitude: mark.longitude) { [weak self] error in
-            if let error { self?.report("The pin's new place could not be saved.", error) }
+        // A new pin keeps its (empty) album; a moved pin's photos were of its old place.
+        let key = layer.resolved(mark).key
+        let movedExisting = key > 0 && !newPins.contains(key)
+        newPins.remove(key)
+        if movedExisting { albums.cancel(pinID: key) }
+        writer.move(ticket, latitude: mark.latitude, longitude: mark.longitude,
+                    clearingAlbum: movedExisting) { [weak self] result in
+            switch result {
+            case .success(let id):
+                // Prefetch: the album starts downloading the moment the pin is placed.
+                self?.albums.ensureAlbum(ofPin: id)
+            case .failure(let error):
+                self?.layer.forget(mark.key)
+                self?.report("The pin's new place could not be saved.", error)
+            }
         }
     }
 
@@ -129,6 +152,8 @@ final class PinsController {
         let id = layer.resolved(mark).key
         guard id > 0 else { return }
         layer.forget(id)
+        albums.cancel(pinID: id)
+        onDeleted?(id)
         writer.perform({ store in try store.deletePinForUndo(id: id) }) { [weak self] result in
             guard let self else { return }
             switch result {

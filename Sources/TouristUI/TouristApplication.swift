@@ -1,7 +1,9 @@
 import CGtk
+import FlickrClient
 import Foundation
 import GLibSwift
 import Logging
+import TouristAlbums
 import TouristStore
 
 /// Everything the window needs, opened once in the primary instance.
@@ -10,6 +12,7 @@ struct AppContext {
     var tileSource: TileSource
     var tileSourceProblem: String?
     var database: AppDatabase?
+    var albums: AlbumService?
     var startupError: String?
     var logger: Logger
 }
@@ -22,13 +25,28 @@ public final class TouristApplication {
     private let paths: AppPaths
     private let tileSource: TileSource
     private let tileSourceProblem: String?
+    private let flickrConfiguration: FlickrConfiguration
+    private let flickrProblem: String?
+    private let keyResolver: FlickrAPIKeyResolver
     private let logger: Logger
     private var context: AppContext?
     private var mainWindow: MainWindow?
 
-    public init(paths: AppPaths, environment: [String: String], logger: Logger) {
+    /// - parameter builtInFlickrKey: the key meson baked in (`-Dflickr_api_key`), or "".
+    public init(paths: AppPaths, environment: [String: String], builtInFlickrKey: String, logger: Logger) {
         self.paths = paths
         self.logger = logger
+        keyResolver = FlickrAPIKeyResolver(configFolder: paths.configFolder, builtInKey: builtInFlickrKey,
+                                           environment: environment)
+        do {
+            flickrConfiguration = try FlickrConfiguration.fromEnvironment(environment, appVersion: AppInfo.version)
+            flickrProblem = nil
+        } catch {
+            flickrConfiguration = FlickrConfiguration(appVersion: AppInfo.version)
+            let problem = "\(FlickrConfiguration.endpointEnvironmentVariable) is not usable (\(error.userMessage)); using Flickr itself."
+            flickrProblem = problem
+            logger.warning("\(problem)")
+        }
         let (source, problem) = TileSource.fromEnvironment(environment)
         tileSource = source
         tileSourceProblem = problem?.description
@@ -56,9 +74,11 @@ public final class TouristApplication {
 
     private func startup() {
         Widgets.installStylesheet()
+        ImageDecoding.prepare()
         gtk_window_set_default_icon_name(AppInfo.id)
         addAction("quit", accels: ["<Primary>q"]) { [weak self] in self?.quit() }
         addAction("about") { [weak self] in AboutDialog.present(over: self?.mainWindow?.window) }
+        addAction("preferences", accels: ["<Primary>comma"]) { [weak self] in self?.showPreferences() }
         setAccels("win.zoom-in", ["<Primary>plus", "<Primary>equal", "<Primary>KP_Add"])
         setAccels("win.zoom-out", ["<Primary>minus", "<Primary>KP_Subtract"])
         setAccels("win.show-help-overlay", ["<Primary>question"])
@@ -81,6 +101,13 @@ public final class TouristApplication {
 
     private func shutdown() {
         mainWindow?.saveState()
+        context?.albums?.cancelAll()
+    }
+
+    private func showPreferences() {
+        PreferencesDialog.present(over: mainWindow?.window, keyResolver: keyResolver) { [weak self] in
+            self?.mainWindow?.apiKeyChanged()
+        }
     }
 
     private func quit() {
@@ -92,8 +119,16 @@ public final class TouristApplication {
         var context = AppContext(paths: paths, tileSource: tileSource, tileSourceProblem: tileSourceProblem,
                                  database: nil, startupError: nil, logger: logger)
         do {
-            context.database = try AppDatabase.open(paths: paths)
+            let database = try AppDatabase.open(paths: paths)
+            context.database = database
             logger.debug("Opened \(paths.databaseURL.path)")
+            let client = FlickrAPIClient(configuration: flickrConfiguration, keyResolver: keyResolver, logger: logger)
+            let downloader = PhotoDownloader(configuration: flickrConfiguration, validator: ImageDecoding.isDecodable,
+                                             logger: logger)
+            context.albums = AlbumService(store: database, searcher: client, downloader: downloader,
+                                          albumSize: flickrConfiguration.albumSize, logger: logger)
+            context.tileSourceProblem = [tileSourceProblem, flickrProblem].compactMap { $0 }.joined(separator: " ")
+            if context.tileSourceProblem?.isEmpty == true { context.tileSourceProblem = nil }
         } catch {
             logger.error("Could not open \(paths.databaseURL.path): \(error.localizedDescription)")
             context.startupError = "\(error.localizedDescription)\n\nYour places are kept in \(paths.dataFolder.path)."

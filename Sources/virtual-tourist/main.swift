@@ -1,3 +1,4 @@
+import CShims
 import Foundation
 import Logging
 import TouristStore
@@ -16,6 +17,8 @@ if arguments.contains("--help") || arguments.contains("-h") {
 
     Environment:
       VIRTUAL_TOURIST_TILE_URL  map tile URL template (#Z/#X/#Y), default OpenStreetMap
+      VIRTUAL_TOURIST_FLICKR_URL  Flickr REST endpoint, default https://api.flickr.com/services/rest/
+      FLICKR_API_KEY            Flickr API key (overrides the one saved in Preferences)
       VIRTUAL_TOURIST_LOG       log level: trace, debug, info, notice, warning (default), error
     """)
     exit(0)
@@ -31,5 +34,5 @@ LoggingSystem.bootstrap { label in
 let logger = Logger(label: AppInfo.programName)
 
 let application = TouristApplication(paths: AppPaths(environment: environment), environment: environment,
-                                     logger: logger)
+                                     builtInFlickrKey: String(cString: vt_build_flickr_api_key()), logger: logger)
 exit(application.run())

@@ -15,23 +15,23 @@ private final class HopRecord {
 @MainActor
 private func threadOfMainActor() -> pthread_t { pthread_self() }
 
-final class MainLoopBridgeTests: XCTestCase {
-    /// Runs a real GMainLoop until `quit` is called or `seconds` pass; returns false on time-out.
-    @MainActor
-    private func runMainLoop(seconds: UInt32, _ start: (_ quit: @escaping @MainActor () -> Void) -> Void) -> Bool {
-        let loop = g_main_loop_new(nil, 0)!
-        defer { g_main_loop_unref(loop) }
-        var timedOut = false
-        let guardTimer = Timeout.after(milliseconds: seconds * 1000) {
-            timedOut = true
-            g_main_loop_quit(loop)
-        }
-        start { g_main_loop_quit(loop) }
-        g_main_loop_run(loop)
-        guardTimer.cancel()
-        return !timedOut
+/// Runs a real GMainLoop until `quit` is called or `seconds` pass; returns false on time-out.
+@MainActor
+func runMainLoop(seconds: UInt32, _ start: (_ quit: @escaping @MainActor () -> Void) -> Void) -> Bool {
+    let loop = g_main_loop_new(nil, 0)!
+    defer { g_main_loop_unref(loop) }
+    var timedOut = false
+    let guardTimer = Timeout.after(milliseconds: seconds * 1000) {
+        timedOut = true
+        g_main_loop_quit(loop)
     }
+    start { g_main_loop_quit(loop) }
+    g_main_loop_run(loop)
+    guardTimer.cancel()
+    return !timedOut
+}
 
+final class MainLoopBridgeTests: XCTestCase {
     func testMainActorRunFromDetachedTaskLandsOnTheGTKThreadWhileTheLoopRuns() {
         MainActor.assumeIsolated { // XCTest runs synchronous tests on the main thread
             MainLoopBridge.attach()

@@ -4,16 +4,16 @@ import XCTest
 
 private final class Canary {}
 
-final class SignalAndTimeoutTests: XCTestCase {
-    @MainActor
-    private func pump(until condition: () -> Bool, seconds: Double = 3) {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !condition() && Date() < deadline {
-            MainLoopBridge.iterate(mayBlock: false)
-            usleep(1000)
-        }
+@MainActor
+func pump(until condition: () -> Bool, seconds: Double = 3) {
+    let deadline = Date().addingTimeInterval(seconds)
+    while !condition() && Date() < deadline {
+        MainLoopBridge.iterate(mayBlock: false)
+        usleep(1000)
     }
+}
 
+final class SignalAndTimeoutTests: XCTestCase {
     func testSignalClosureRunsAndIsReleasedWithTheObject() {
         MainActor.assumeIsolated { // XCTest runs synchronous tests on the main thread
             let action = g_simple_action_new("test", nil)!

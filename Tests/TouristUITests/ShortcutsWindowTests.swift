@@ -10,7 +10,7 @@ final class ShortcutsWindowTests: XCTestCase {
         defer { g_object_unref(UnsafeMutableRawPointer(builder)) }
         var error: UnsafeMutablePointer<GError>?
 
-        let added = gtk_builder_add_from_string(builder, ShortcutsWindow.definition, -1, &error)
+        let added = gtk_builder_add_from_string(builder, ShortcutsWindow.definition, gsize.max, &error)
 
         XCTAssertNotEqual(added, 0, error.map { String(cString: $0.pointee.message) } ?? "unknown error")
         XCTAssertNotNil(vt_builder_get_widget(builder, "shortcuts"))

@@ -1,0 +1,14 @@
+import Foundation
+import TouristStore
+
+/// What albums need from the store.
+public protocol AlbumStore: Sendable {
+    func pin(id: Int64) throws -> Pin?
+    func albumContents(ofPin pinId: Int64) throws -> AlbumContents
+    func replaceAlbum(_ album: Album, photos: [Photo]) throws -> [Photo]
+    func seenFlickrIds(ofPin pinId: Int64) throws -> Set<String>
+    func setPhotoFile(id: Int64, relativePath: String?) throws
+    func photoFileURL(relativePath: String) -> URL
+}
+
+extension AppDatabase: AlbumStore {}

@@ -1,0 +1,133 @@
+import CGtk
+import Foundation
+import GLibSwift
+import TouristStore
+
+/// One square in the album grid: a placeholder until its photo arrives, then the photo; an error
+/// tile (click to retry) if its download failed.
+@MainActor
+final class PhotoTile {
+    static let side: Int32 = 150
+
+    enum State: Equatable {
+        case placeholder
+        case loading(path: String)
+        case shown(path: String)
+        case failed
+    }
+
+    let child: UnsafeMutablePointer<GtkWidget>
+    private let stack: UnsafeMutablePointer<GtkWidget>
+    private let image: UnsafeMutablePointer<GtkWidget>
+    private let spinner: UnsafeMutablePointer<GtkWidget>
+    private(set) var photo: Photo
+    private(set) var state = State.placeholder
+    /// Told when a decoded image has been painted (benchmark, tests).
+    var onShown: (() -> Void)?
+
+    /// - parameter resolvePath: turns a photo's data-folder-relative path into an absolute one.
+    init(photo: Photo, failed: Bool, resolvePath: @escaping (String) -> String) {
+        self.photo = photo
+        self.resolvePath = resolvePath
+        child = gtk_flow_box_child_new()
+        Widgets.addStyleClass(child, "photo-tile")
+        gtk_widget_set_size_request(child, Self.side, Self.side)
+        stack = gtk_stack_new()
+        gtk_stack_set_transition_type(stack.cast(), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
+        spinner = gtk_spinner_new()
+        gtk_widget_set_halign(spinner, GTK_ALIGN_CENTER)
+        gtk_widget_set_valign(spinner, GTK_ALIGN_CENTER)
+        gtk_stack_add_named(stack.cast(), spinner, "placeholder")
+        image = gtk_image_new()
+        gtk_stack_add_named(stack.cast(), image, "photo")
+        let failedBox = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)!
+        gtk_widget_set_valign(failedBox, GTK_ALIGN_CENTER)
+        let failedIcon = gtk_image_new_from_icon_name("image-missing-symbolic", GTK_ICON_SIZE_DND)!
+        let failedLabel = gtk_label_new("Click to retry")!
+        Widgets.addStyleClass(failedLabel, "dim-label")
+        gtk_container_add(failedBox.container, failedIcon)
+        gtk_container_add(failedBox.container, failedLabel)
+        gtk_stack_add_named(stack.cast(), failedBox, "failed")
+        gtk_container_add(child.container, stack)
+        gtk_widget_show_all(child)
+        update(photo, failed: failed)
+    }
+
+    func update(_ photo: Photo, failed: Bool) {
+        self.photo = photo
+        Widgets.setAccessibleName(child, accessibleName(failed: failed))
+        gtk_widget_set_tooltip_text(child, tooltip(failed: failed))
+        if let path = photo.filePath {
+            switch state {
+            case .loading(let current) where current == path, .shown(let current) where current == path:
+                return
+            default:
+                state = .loading(path: path)
+                showPlaceholder()
+                load(path)
+            }
+        } else if failed {
+            state = .failed
+            gtk_spinner_stop(spinner.cast())
+            gtk_stack_set_visible_child_name(stack.cast(), "failed")
+        } else {
+            state = .placeholder
+            showPlaceholder()
+        }
+    }
+
+    var isShown: Bool {
+        if case .shown = state { return true }
+        return false
+    }
+
+    private func showPlaceholder() {
+        gtk_spinner_start(spinner.cast())
+        gtk_stack_set_visible_child_name(stack.cast(), "placeholder")
+    }
+
+    private let resolvePath: (String) -> String
+
+    private func load(_ relativePath: String) {
+        let path = resolvePath(relativePath)
+        let side = Self.side * gtk_widget_get_scale_factor(child)
+        Task { [weak self] in
+            let decoded = await Task.detached(priority: .userInitiated) {
+                ImageDecoding.squareThumbnail(path: path, side: side)
+            }.value
+            self?.show(decoded, for: relativePath)
+        }
+    }
+
+    private func show(_ decoded: DecodedPixbuf?, for relativePath: String) {
+        guard state == .loading(path: relativePath) else { return } // superseded
+        guard let decoded else {
+            state = .failed
+            gtk_spinner_stop(spinner.cast())
+            gtk_stack_set_visible_child_name(stack.cast(), "failed")
+            return
+        }
+        let scale = gtk_widget_get_scale_factor(child)
+        // A surface with the screen's scale keeps the thumbnail sharp on HiDPI screens.
+        if let surface = gdk_cairo_surface_create_from_pixbuf(decoded.pixbuf, scale, gtk_widget_get_window(child)) {
+            gtk_image_set_from_surface(image.cast(), surface)
+            cairo_surface_destroy(surface)
+        }
+        state = .shown(path: relativePath)
+        gtk_spinner_stop(spinner.cast())
+        gtk_stack_set_visible_child_name(stack.cast(), "photo")
+        onShown?()
+    }
+
+    private func accessibleName(failed: Bool) -> String {
+        let title = (photo.title?.isEmpty == false) ? photo.title! : "Untitled photo"
+        if photo.filePath != nil { return "\(title), by \(photo.ownerName ?? "unknown")" }
+        return failed ? "\(title): download failed" : "Photo loading"
+    }
+
+    private func tooltip(failed: Bool) -> String {
+        if failed && photo.filePath == nil { return "This photo could not be downloaded. Click to try again." }
+        let title = (photo.title?.isEmpty == false) ? photo.title! : "Untitled"
+        return "\(title)\nby \(photo.ownerName ?? "unknown") on Flickr\nClick to remove it from the album"
+    }
+}
