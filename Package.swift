@@ -38,9 +38,12 @@ let package = Package(
                                                                 .product(name: "Logging", package: "swift-log")]),
 
         .testTarget(name: "TouristStoreTests", dependencies: ["TouristStore"]),
-        .testTarget(name: "FlickrClientTests", dependencies: ["FlickrClient"],
-                    resources: [.copy("Server")]),
-        .testTarget(name: "TouristAlbumsTests", dependencies: ["TouristAlbums", "FlickrClient", "TouristStore"]),
+        // A Flickr-compatible HTTP server (Python) and helpers shared by the client and album tests.
+        .target(name: "FlickrTestSupport", dependencies: [.product(name: "Logging", package: "swift-log")],
+                path: "Tests/FlickrTestSupport", resources: [.copy("Server")]),
+        .testTarget(name: "FlickrClientTests", dependencies: ["FlickrClient", "FlickrTestSupport"]),
+        .testTarget(name: "TouristAlbumsTests", dependencies: ["TouristAlbums", "FlickrClient", "TouristStore",
+                                                               "FlickrTestSupport"]),
         .testTarget(name: "GLibSwiftTests", dependencies: ["GLibSwift", "CGtk"]),
         .testTarget(name: "TouristUITests", dependencies: ["TouristUI", "TouristStore", "GLibSwift", "CGtk"]),
     ],

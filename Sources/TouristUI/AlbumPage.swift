@@ -337,10 +337,12 @@ final class AlbumPage {
 
     /// On leaving the album or quitting: deleted photos' files go for good (synchronously).
     func finishPendingDeletions() {
-        for deletion in pendingDeletions.values {
+        let deletions = pendingDeletions
+        pendingDeletions.removeAll()
+        for deletion in deletions.values {
             try? store.finishPhotoDeletion(deletion)
         }
-        pendingDeletions.removeAll()
+        if !deletions.isEmpty { notification.dismiss() } // its Undo no longer applies
     }
 
     private func buttonPressed(_ event: UnsafeMutablePointer<GdkEvent>) -> Bool {

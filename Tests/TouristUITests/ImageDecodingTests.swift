@@ -6,7 +6,7 @@ import XCTest
 final class ImageDecodingTests: XCTestCase {
     private var sampleJPEG: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("FlickrClientTests/Server/tiny.jpg")
+            .appendingPathComponent("FlickrTestSupport/Server/tiny.jpg")
     }
 
     func testAJPEGIsDecodable() throws {
@@ -34,7 +34,7 @@ final class ImageDecodingTests: XCTestCase {
 final class ImageDecodingOffMainThreadTests: XCTestCase {
     func testThumbnailsDecodeOnOtherThreadsAtOnce() async throws {
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("FlickrClientTests/Server/tiny.jpg").path
+            .appendingPathComponent("FlickrTestSupport/Server/tiny.jpg").path
         let sizes = await withTaskGroup(of: Int32?.self) { group in
             for _ in 0..<12 {
                 group.addTask { ImageDecoding.squareThumbnail(path: path, side: 150).map { gdk_pixbuf_get_width($0.pixbuf) } }

@@ -1,0 +1,396 @@
+#!/usr/bin/env python3
+"""A Flickr-compatible HTTP server for the FlickrClient tests (standard library only).
+
+    python3 flickr_server.py [--port 0] [--host 127.0.0.1] [--exit-on-stdin-eof]
+
+Prints the port it listens on (127.0.0.1 unless --host says otherwise) as the first line of stdout, then serves:
+
+  GET  /services/rest/?method=flickr.photos.search&...   Flickr's JSON for the search
+  GET  /images/<name>.jpg      a real 32x24 JPEG (names starting with "missing" are 404)
+  POST /__control              JSON: fault injection and settings (see `apply_control`)
+  GET  /__log                  JSON: every request so far, and the peak of simultaneous image requests
+
+Search results are deterministic, computed from lat/lon/page/per_page. By default every place has
+95 photos; lat 0, lon 0 has none. Among the photos of a result (global index i):
+  i % 10 == 9   no url_* fields (clients must skip it)
+  i % 20 == 12  malformed entry: "id" is an object (clients must skip it, not fail the page)
+  i % 10 == 4   only url_q (150 px), width_q as a string
+  i % 11 == 0   no "title" and no "ownername"
+  otherwise     url_n (320 px) and url_q; width_n a string for even i, a number for odd i
+On odd pages "total" is a string and the other paging numbers are numbers; on even pages the other
+way round. "farm" alternates number/string. {"insecure_url_n": true} (POST /__control) makes every
+url_n a plain-http address on another host, which clients must not use.
+"""
+
+import argparse
+import hashlib
+import json
+import math
+import os
+import socket
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlsplit
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+with open(os.path.join(HERE, "tiny.jpg"), "rb") as image_file:
+    JPEG = image_file.read()
+
+HTML = b"<!DOCTYPE html><html><head><title>Oops</title></head><body>Something went wrong</body></html>"
+DEFAULT_TOTAL = 95
+MAX_REACHABLE = 4000
+
+
+class State:
+    """Everything the control endpoint can change, guarded by one lock."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.reset()
+
+    def reset(self):
+        self.faults = []
+        self.default_total = DEFAULT_TOTAL
+        self.totals = {}
+        self.image_delay = 0.0
+        self.insecure_url_n = False
+        self.requests = []
+        self.active_images = 0
+        self.max_active_images = 0
+
+    def take_fault(self, target, path):
+        """The first active fault for `target` (and `path`), counting it as used."""
+        with self.lock:
+            for fault in self.faults:
+                if fault.get("target", "search") != target:
+                    continue
+                if fault.get("match") and fault["match"] not in path:
+                    continue
+                remaining = fault.get("times")
+                if remaining is not None:
+                    if remaining <= 0:
+                        continue
+                    fault["times"] = remaining - 1
+                return dict(fault)
+        return None
+
+
+STATE = State()
+
+
+def place_key(lat, lon):
+    return "%.4f,%.4f" % (lat, lon)
+
+
+def apply_control(body):
+    """{"reset": true} clears faults, settings and the log.
+    {"faults": [...]} replaces the fault list. A fault is
+        {"target": "search" | "image", "kind": KIND, "times": N (omit: forever), "match": "path part"}
+    with KIND one of
+        stat_fail {"code": 100, "message": "..."}      (search)
+        http_status {"status": 500, "retry_after": "0"}
+        delay {"seconds": 2.0}                          (then answers normally)
+        bad_json | jsonp | html                         (search: broken or wrong bodies)
+        truncate                                         (image: full Content-Length, half the body, close)
+        html                                             (image: 200 with an HTML page)
+    {"image_delay": 0.1} delays every image answer; {"total": 95} sets the photo count of every place,
+    {"totals": {"48.8566,2.3522": 7}} of particular places (lat,lon with 4 decimals).
+    """
+    with STATE.lock:
+        if body.get("reset"):
+            STATE.reset()
+        if "faults" in body:
+            STATE.faults = [dict(fault) for fault in body["faults"]]
+        if "insecure_url_n" in body:
+            STATE.insecure_url_n = bool(body["insecure_url_n"])
+        if "image_delay" in body:
+            STATE.image_delay = float(body["image_delay"])
+        if "total" in body:
+            STATE.default_total = int(body["total"])
+        for key, value in body.get("totals", {}).items():
+            lat, lon = (float(part) for part in key.split(","))
+            STATE.totals[place_key(lat, lon)] = int(value)
+
+
+def total_for(lat, lon):
+    with STATE.lock:
+        key = place_key(lat, lon)
+        if key in STATE.totals:
+            return STATE.totals[key]
+        if abs(lat) < 1e-9 and abs(lon) < 1e-9:
+            return 0
+        return STATE.default_total
+
+
+def photo_entry(base_url, lat, lon, index):
+    digest = hashlib.sha1(("%s#%d" % (place_key(lat, lon), index)).encode()).hexdigest()
+    seed = int(hashlib.sha1(place_key(lat, lon).encode()).hexdigest()[:6], 16)
+    photo_id = "5%08d%05d" % (seed % 100000000, index)
+    secret = digest[:10]
+    server = str(1000 + index % 50)
+    owner = "%d@N0%d" % (10000000 + index % 3, index % 3)
+    entry = {
+        "id": photo_id,
+        "owner": owner,
+        "secret": secret,
+        "server": server,
+        "farm": 66 if index % 2 else "66",
+        "ispublic": 1,
+        "isfriend": 0,
+        "isfamily": 0,
+        "license": str(index % 11),
+    }
+    if index % 11 != 0:
+        entry["title"] = "Photo %d near %.2f, %.2f" % (index, lat, lon)
+        entry["ownername"] = "Photographer %d" % (index % 3)
+    if index % 20 == 12:
+        entry["id"] = {"malformed": True}
+        return entry
+    if index % 10 == 9:
+        return entry
+    stem = "%s/images/%s_%s" % (base_url, photo_id, secret)
+    entry["url_q"] = stem + "_q.jpg"
+    entry["height_q"] = 150
+    entry["width_q"] = "150"
+    if index % 10 != 4:
+        entry["url_n"] = stem + "_n.jpg"
+        if STATE.insecure_url_n:
+            entry["url_n"] = "http://farm66.staticflickr.example/%s/%s_%s_n.jpg" % (server, photo_id, secret)
+        entry["width_n"] = "320" if index % 2 == 0 else 320
+        entry["height_n"] = 240
+    return entry
+
+
+def flickr_fail(code, message):
+    return {"stat": "fail", "code": code, "message": message}
+
+
+def search(base_url, query):
+    """The body (dict) Flickr would send for `query` (a dict of single values)."""
+    method = query.get("method")
+    if method != "flickr.photos.search":
+        return flickr_fail(112, 'Method "%s" not found' % method)
+    api_key = query.get("api_key", "")
+    if not api_key or api_key == "bad-key":
+        return flickr_fail(100, "Invalid API Key (Key has invalid format)")
+    if query.get("format") != "json":
+        return flickr_fail(111, 'Format "%s" not found' % query.get("format"))
+    try:
+        lat = float(query["lat"])
+        lon = float(query["lon"])
+    except (KeyError, ValueError):
+        return flickr_fail(3, "Parameterless searches have been disabled. Please use flickr.photos.getRecent instead.")
+    try:
+        radius = float(query.get("radius", "5"))
+        per_page = int(query.get("per_page", "100"))
+        page = int(query.get("page", "1"))
+    except ValueError:
+        return flickr_fail(18, "Illogical arguments")
+    if not 0 < radius < 32:
+        return flickr_fail(18, "Illogical arguments")
+    per_page = max(1, min(per_page, 500))
+    page = max(1, page)
+    total = total_for(lat, lon)
+    pages = int(math.ceil(total / per_page)) if total else 0
+    first = (page - 1) * per_page
+    last = min(page * per_page, total, MAX_REACHABLE)
+    photos = [photo_entry(base_url, lat, lon, i) for i in range(first, last)]
+    if page % 2:
+        paging = {"page": page, "pages": pages, "perpage": per_page, "total": str(total)}
+    else:
+        paging = {"page": str(page), "pages": str(pages), "perpage": str(per_page), "total": total}
+    return {"photos": dict(paging, photo=photos), "stat": "ok"}
+
+
+class Handler(BaseHTTPRequestHandler):
+    server_version = "FakeFlickr/1.0"
+
+    def log_message(self, *args):
+        pass
+
+    # MARK: plumbing
+
+    def send_body(self, status, body, content_type, headers=None):
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(body)
+        self.record_status(status)
+
+    def send_json(self, obj, status=200):
+        self.send_body(status, json.dumps(obj).encode(), "application/json")
+
+    def record_status(self, status):
+        entry = getattr(self, "log_entry", None)
+        if entry is not None:
+            with STATE.lock:
+                entry["status"] = status
+
+    def begin(self, kind):
+        parts = urlsplit(self.path)
+        query = {name: values[-1] for name, values in parse_qs(parts.query, keep_blank_values=True).items()}
+        self.log_entry = {
+            "kind": kind,
+            "method": self.command,
+            "path": parts.path,
+            "query": query,
+            "user_agent": self.headers.get("User-Agent"),
+            "time": time.time(),
+            "status": None,
+        }
+        with STATE.lock:
+            STATE.requests.append(self.log_entry)
+        return parts.path, query
+
+    def base_url(self):
+        return "http://127.0.0.1:%d" % self.server.server_address[1]
+
+    # MARK: routes
+
+    def do_GET(self):
+        try:
+            path = urlsplit(self.path).path
+            if path == "/__log":
+                with STATE.lock:
+                    body = {
+                        "requests": list(STATE.requests),
+                        "max_concurrent_images": STATE.max_active_images,
+                        "active_images": STATE.active_images,
+                    }
+                    body = json.loads(json.dumps(body))
+                self.send_json(body)
+            elif path.startswith("/images/"):
+                self.serve_image()
+            elif path.rstrip("/").endswith("/rest"):
+                self.serve_search()
+            else:
+                self.begin("other")
+                self.send_body(404, b"not found", "text/plain")
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+    def do_POST(self):
+        try:
+            path = urlsplit(self.path).path
+            if path != "/__control":
+                self.send_body(404, b"not found", "text/plain")
+                return
+            length = int(self.headers.get("Content-Length", "0"))
+            try:
+                body = json.loads(self.rfile.read(length) or b"{}")
+                apply_control(body)
+            except (ValueError, TypeError, AttributeError) as error:
+                self.send_json({"ok": False, "error": str(error)}, status=400)
+                return
+            self.send_json({"ok": True})
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+    def serve_search(self):
+        path, query = self.begin("search")
+        fault = STATE.take_fault("search", path)
+        kind = fault and fault.get("kind")
+        if kind == "delay":
+            time.sleep(float(fault.get("seconds", 1)))
+        elif kind == "http_status":
+            headers = {"Retry-After": str(fault["retry_after"])} if "retry_after" in fault else None
+            self.send_body(int(fault.get("status", 500)), HTML, "text/html", headers)
+            return
+        elif kind == "stat_fail":
+            code = int(fault.get("code", 105))
+            messages = {100: "Invalid API Key (Key has invalid format)", 105: "Service currently unavailable",
+                        10: "Sorry, the Flickr search API is not currently available."}
+            self.send_json(flickr_fail(code, fault.get("message", messages.get(code, "Something failed"))))
+            return
+        elif kind == "bad_json":
+            self.send_body(200, b'{"photos": {"page": 1, "photo": [', "application/json")
+            return
+        elif kind == "html":
+            self.send_body(200, HTML, "text/html")
+            return
+
+        result = search(self.base_url(), query)
+        text = json.dumps(result)
+        if kind == "jsonp" or query.get("nojsoncallback") != "1":
+            self.send_body(200, ("jsonFlickrApi(%s)" % text).encode(), "text/javascript")
+        else:
+            self.send_body(200, text.encode(), "application/json")
+
+    def serve_image(self):
+        path, _ = self.begin("image")
+        with STATE.lock:
+            STATE.active_images += 1
+            STATE.max_active_images = max(STATE.max_active_images, STATE.active_images)
+            delay = STATE.image_delay
+        try:
+            fault = STATE.take_fault("image", path)
+            kind = fault and fault.get("kind")
+            if kind == "delay":
+                delay = float(fault.get("seconds", 1))
+            if delay:
+                time.sleep(delay)
+            name = os.path.basename(path)
+            if kind == "http_status":
+                headers = {"Retry-After": str(fault["retry_after"])} if "retry_after" in fault else None
+                self.send_body(int(fault.get("status", 500)), HTML, "text/html", headers)
+            elif kind == "html":
+                self.send_body(200, HTML, "text/html")
+            elif kind == "truncate":
+                self.send_response(200)
+                self.send_header("Content-Type", "image/jpeg")
+                self.send_header("Content-Length", str(len(JPEG)))
+                self.end_headers()
+                self.wfile.write(JPEG[: len(JPEG) // 2])
+                self.wfile.flush()
+                self.record_status(200)
+                self.close_connection = True
+                try:
+                    self.connection.shutdown(socket.SHUT_WR)
+                except OSError:
+                    pass
+            elif name.startswith("missing") or not name.endswith(".jpg"):
+                self.send_body(404, b"not found", "text/plain")
+            else:
+                self.send_body(200, JPEG, "image/jpeg")
+        finally:
+            with STATE.lock:
+                STATE.active_images -= 1
+
+
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def handle_error(self, request, client_address):
+        pass  # clients that hang up (time-outs, cancellation) are expected here
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--exit-on-stdin-eof", action="store_true",
+                        help="exit when stdin closes (so a crashed test run leaves no server behind)")
+    options = parser.parse_args()
+
+    server = Server((options.host, options.port), Handler)
+    print(server.server_address[1], flush=True)
+    if options.exit_on_stdin_eof:
+        def watch_stdin():
+            while sys.stdin.buffer.read(1024):
+                pass
+            os._exit(0)
+        threading.Thread(target=watch_stdin, daemon=True).start()
+    try:
+        server.serve_forever(poll_interval=0.05)
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    main()
