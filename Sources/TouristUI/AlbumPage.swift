@@ -49,7 +49,7 @@ final class AlbumPage {
 
     /// Opens the Preferences dialog (the window owns it).
     var onShowPreferences: (() -> Void)?
-    /// Told whenever a photo has been painted (benchmarks).
+    /// Told whenever a photo has been painted.
     var onPhotoShown: (() -> Void)?
 
     init(store: any AlbumPageStore, albums: AlbumService, notification: InAppNotification, logger: Logger) {
@@ -266,7 +266,11 @@ final class AlbumPage {
                 let tile = PhotoTile(photo: photo, failed: failed.contains(id)) { relativePath in
                     store.photoFileURL(relativePath: relativePath).path
                 }
-                tile.onShown = { [weak self] in self?.onPhotoShown?() }
+                tile.onShown = { [weak self] in
+                    guard let self else { return }
+                    self.logger.trace("album \(self.pinID ?? 0): photo shown, \(self.shownPhotoCount) of \(self.tiles.count)")
+                    self.onPhotoShown?()
+                }
                 tiles[id] = tile
                 gtk_flow_box_insert(flowBox.cast(), tile.child, Int32(index))
             }

@@ -31,6 +31,7 @@ public final class TouristApplication {
     private let logger: Logger
     private var context: AppContext?
     private var mainWindow: MainWindow?
+    private var watchdog: MainLoopWatchdog?
 
     /// - parameter builtInFlickrKey: the key meson baked in (`-Dflickr_api_key`), or "".
     public init(paths: AppPaths, environment: [String: String], builtInFlickrKey: String, logger: Logger) {
@@ -90,6 +91,12 @@ public final class TouristApplication {
             }
         }
         context = openContext()
+        if logger.logLevel <= .trace {
+            let logger = self.logger
+            watchdog = MainLoopWatchdog { stall in
+                logger.trace("main loop stall \(String(format: "%.1f", stall)) ms")
+            }
+        }
     }
 
     private func activate() {
