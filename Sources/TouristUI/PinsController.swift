@@ -75,7 +75,7 @@ final class PinsController {
     private func show(_ pins: [Pin]) {
         if !hasShownPins {
             hasShownPins = true
-            if pins.isEmpty { notification.show("Press and hold anywhere on the map to drop a pin.", seconds: 8) }
+            if pins.isEmpty { notification.show(Self.hint, seconds: 8) }
         }
         var marks: [PinMark] = []
         marks.reserveCapacity(pins.count)
@@ -89,7 +89,10 @@ final class PinsController {
 
     // MARK: Gestures → store
 
+    static let hint = "Press and hold anywhere on the map to drop a pin."
+
     private func drop(latitude: Double, longitude: Double) -> PinMark {
+        if notification.isShown && notification.message == Self.hint { notification.dismiss() } // learnt
         let placeholder = nextPlaceholderKey
         nextPlaceholderKey -= 1
         newPins.insert(placeholder)

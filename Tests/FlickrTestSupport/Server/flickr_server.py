@@ -38,6 +38,33 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 with open(os.path.join(HERE, "tiny.jpg"), "rb") as image_file:
     JPEG = image_file.read()
 
+def photo_jpeg(name):
+    """A distinct, recognisable 320x240 JPEG per photo when Pillow is available (screenshots show
+    which photo is which); the small shared JPEG otherwise, so the server stays stdlib-only."""
+    try:
+        from PIL import Image, ImageDraw
+    except ImportError:
+        return JPEG
+    import colorsys
+    import io
+    digest = hashlib.sha1(name.encode()).digest()
+    red, green, blue = colorsys.hsv_to_rgb(digest[0] / 255.0, 0.55, 0.85)
+    image = Image.new("RGB", (320, 240), (int(red * 255), int(green * 255), int(blue * 255)))
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 170, 320, 240), fill=(40, 60, 40))  # a horizon, so it reads as a photo
+    draw.ellipse((230, 30, 290, 90), fill=(250, 230, 140))
+    label = "#" + name.split("_")[0][-4:]
+    try:
+        from PIL import ImageFont
+        font = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf", 40)
+    except (ImportError, OSError):
+        font = None
+    draw.text((16, 16), label, fill=(255, 255, 255), font=font)
+    output = io.BytesIO()
+    image.save(output, format="JPEG", quality=85)
+    return output.getvalue()
+
+
 HTML = b"<!DOCTYPE html><html><head><title>Oops</title></head><body>Something went wrong</body></html>"
 DEFAULT_TOTAL = 95
 MAX_REACHABLE = 4000
@@ -55,6 +82,7 @@ class State:
         self.default_total = DEFAULT_TOTAL
         self.totals = {}
         self.image_delay = 0.0
+        self.distinct_images = False
         self.insecure_url_n = False
         self.requests = []
         self.active_images = 0
@@ -95,6 +123,7 @@ def apply_control(body):
         bad_json | jsonp | html                         (search: broken or wrong bodies)
         truncate                                         (image: full Content-Length, half the body, close)
         html                                             (image: 200 with an HTML page)
+    {"distinct_images": true} serves a different 320x240 JPEG per photo (needs Pillow);
     {"image_delay": 0.1} delays every image answer; {"total": 95} sets the photo count of every place,
     {"totals": {"48.8566,2.3522": 7}} of particular places (lat,lon with 4 decimals).
     """
@@ -105,6 +134,8 @@ def apply_control(body):
             STATE.faults = [dict(fault) for fault in body["faults"]]
         if "insecure_url_n" in body:
             STATE.insecure_url_n = bool(body["insecure_url_n"])
+        if "distinct_images" in body:
+            STATE.distinct_images = bool(body["distinct_images"])
         if "image_delay" in body:
             STATE.image_delay = float(body["image_delay"])
         if "total" in body:
@@ -356,7 +387,7 @@ class Handler(BaseHTTPRequestHandler):
             elif name.startswith("missing") or not name.endswith(".jpg"):
                 self.send_body(404, b"not found", "text/plain")
             else:
-                self.send_body(200, JPEG, "image/jpeg")
+                self.send_body(200, photo_jpeg(name) if STATE.distinct_images else JPEG, "image/jpeg")
         finally:
             with STATE.lock:
                 STATE.active_images -= 1
@@ -376,7 +407,10 @@ def main():
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--exit-on-stdin-eof", action="store_true",
                         help="exit when stdin closes (so a crashed test run leaves no server behind)")
+    parser.add_argument("--distinct-images", action="store_true",
+                        help="a different JPEG per photo (needs Pillow), as /__control's distinct_images")
     options = parser.parse_args()
+    STATE.distinct_images = options.distinct_images
 
     server = Server((options.host, options.port), Handler)
     print(server.server_address[1], flush=True)
