@@ -93,7 +93,7 @@ public final class TouristApplication {
         context = openContext()
         if logger.logLevel <= .trace {
             let logger = self.logger
-            watchdog = MainLoopWatchdog { stall in
+            watchdog = MainLoopWatchdog(thresholdMilliseconds: 5) { stall in
                 logger.trace("main loop stall \(String(format: "%.1f", stall)) ms")
             }
         }

@@ -83,6 +83,7 @@ class State:
         self.totals = {}
         self.image_delay = 0.0
         self.distinct_images = False
+        self.all_usable = False
         self.insecure_url_n = False
         self.requests = []
         self.active_images = 0
@@ -123,6 +124,7 @@ def apply_control(body):
         bad_json | jsonp | html                         (search: broken or wrong bodies)
         truncate                                         (image: full Content-Length, half the body, close)
         html                                             (image: 200 with an HTML page)
+    {"all_usable": true} leaves out the url-less and malformed entries (every photo is usable);
     {"distinct_images": true} serves a different 320x240 JPEG per photo (needs Pillow);
     {"image_delay": 0.1} delays every image answer; {"total": 95} sets the photo count of every place,
     {"totals": {"48.8566,2.3522": 7}} of particular places (lat,lon with 4 decimals).
@@ -134,6 +136,8 @@ def apply_control(body):
             STATE.faults = [dict(fault) for fault in body["faults"]]
         if "insecure_url_n" in body:
             STATE.insecure_url_n = bool(body["insecure_url_n"])
+        if "all_usable" in body:
+            STATE.all_usable = bool(body["all_usable"])
         if "distinct_images" in body:
             STATE.distinct_images = bool(body["distinct_images"])
         if "image_delay" in body:
@@ -176,10 +180,10 @@ def photo_entry(base_url, lat, lon, index):
     if index % 11 != 0:
         entry["title"] = "Photo %d near %.2f, %.2f" % (index, lat, lon)
         entry["ownername"] = "Photographer %d" % (index % 3)
-    if index % 20 == 12:
+    if index % 20 == 12 and not STATE.all_usable:
         entry["id"] = {"malformed": True}
         return entry
-    if index % 10 == 9:
+    if index % 10 == 9 and not STATE.all_usable:
         return entry
     stem = "%s/images/%s_%s" % (base_url, photo_id, secret)
     entry["url_q"] = stem + "_q.jpg"

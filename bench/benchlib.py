@@ -1,0 +1,147 @@
+"""Shared pieces of the benchmarks: the real app under Xvfb with trace logging, its log lines
+timestamped as they arrive, and the local tile and Flickr servers from the test harness."""
+
+from __future__ import annotations
+
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "Tests" / "e2e"))
+
+from harness.processes import stop_process  # noqa: E402
+from harness.tile_server import TileServer  # noqa: E402
+from harness.user_input import UserInput  # noqa: E402
+from harness.virtual_display import VirtualDisplay  # noqa: E402
+
+FLICKR_SERVER = REPO / "Tests" / "FlickrTestSupport" / "Server" / "flickr_server.py"
+
+
+def app_binary() -> str:
+    return os.environ.get("VIRTUAL_TOURIST_BIN", str(REPO / ".build" / "release" / "virtual-tourist"))
+
+
+class TimedLog:
+    """Reads a stream on a thread, keeping (monotonic time, line) for every line."""
+
+    def __init__(self, stream) -> None:
+        self.lines: list[tuple[float, str]] = []
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._read, args=(stream,), daemon=True)
+        self._thread.start()
+
+    def _read(self, stream) -> None:
+        for raw in iter(stream.readline, b""):
+            with self._lock:
+                self.lines.append((time.monotonic(), raw.decode(errors="replace").rstrip()))
+
+    def snapshot(self) -> list[tuple[float, str]]:
+        with self._lock:
+            return list(self.lines)
+
+    def wait_for(self, pattern: str, timeout: float, after: float = 0.0) -> tuple[float, re.Match]:
+        expression = re.compile(pattern)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for stamp, line in self.snapshot():
+                if stamp >= after:
+                    match = expression.search(line)
+                    if match:
+                        return stamp, match
+            time.sleep(0.005)
+        raise TimeoutError(f"no log line matching {pattern!r} within {timeout} s")
+
+
+class FlickrServer:
+    """The Flickr-compatible test server, as a process."""
+
+    def __init__(self) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, str(FLICKR_SERVER), "--port", "0", "--distinct-images", "--exit-on-stdin-eof"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self.port = int(self.process.stdout.readline())
+        self.rest_url = f"http://127.0.0.1:{self.port}/services/rest/"
+
+    def control(self, body: dict) -> None:
+        import json
+        import urllib.request
+        request = urllib.request.Request(f"http://127.0.0.1:{self.port}/__control", data=json.dumps(body).encode(),
+                                         headers={"Content-Type": "application/json"}, method="POST")
+        urllib.request.urlopen(request, timeout=5).read()
+
+    def request_count(self) -> int:
+        import json
+        import urllib.request
+        log = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{self.port}/__log", timeout=5).read())
+        return len(log["requests"])
+
+    def stop(self) -> None:
+        stop_process(self.process)
+
+
+class App:
+    """The real binary with temporary XDG folders and trace logging."""
+
+    def __init__(self, display: str, tiles: TileServer, flickr: FlickrServer | None, home: Path) -> None:
+        self.environment = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "HOME": str(home),
+            "DISPLAY": display,
+            "XDG_DATA_HOME": str(home / "data"),
+            "XDG_CACHE_HOME": str(home / "cache"),
+            "XDG_CONFIG_HOME": str(home / "config"),
+            "XDG_RUNTIME_DIR": str(home / "runtime"),
+            "GSETTINGS_BACKEND": "memory",
+            "VIRTUAL_TOURIST_TILE_URL": tiles.url_template,
+            "VIRTUAL_TOURIST_LOG": "trace",
+            "FLICKR_API_KEY": "benchmark-key",
+        }
+        (home / "runtime").mkdir(mode=0o700, exist_ok=True)
+        if flickr is not None:
+            self.environment["VIRTUAL_TOURIST_FLICKR_URL"] = flickr.rest_url
+        self.process: subprocess.Popen | None = None
+        self.log: TimedLog | None = None
+
+    @property
+    def database(self) -> Path:
+        return Path(self.environment["XDG_DATA_HOME"]) / "virtual-tourist" / "VirtualTourist.sqlite"
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(["dbus-run-session", "--", app_binary()], env=self.environment,
+                                        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.log = TimedLog(self.process.stderr)
+        self.log.wait_for(r"frame [0-9.]+ ms", timeout=30)  # the map has drawn once
+
+    def stop(self) -> None:
+        if self.process is not None:
+            stop_process(self.process)  # SIGTERM: the app saves and quits
+            self.process = None
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
+
+
+def summary(values: list[float]) -> str:
+    if not values:
+        return "no samples"
+    return (f"n={len(values)} median={statistics.median(values):.2f} p95={percentile(values, 0.95):.2f} "
+            f"max={max(values):.2f}")
+
+
+def temporary_home() -> Path:
+    return Path(tempfile.mkdtemp(prefix="vt-bench-"))
+
+
+def start_display(home: Path) -> VirtualDisplay:
+    display = VirtualDisplay(home / "xvfb.log")
+    display.start()
+    return display
