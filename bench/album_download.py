@@ -49,14 +49,14 @@ def main() -> None:
               f"{longest_stall(app, dropped, painted):.1f} ms (stalls under 5 ms are not reported)")
         app.stop()
 
-        requests_before = flickr.request_count()
+        requests_before = len(flickr.requests())
         app.start()
         time.sleep(1.0)
         opened = time.monotonic()
         user.click(x, y - 12)
         painted, count = wait_all_painted(app, after=opened)
         print(f"reopening the album from disk: click to all {count} photos painted {(painted - opened) * 1000:.0f} ms; "
-              f"requests to Flickr: {flickr.request_count() - requests_before}; longest stall "
+              f"requests to Flickr: {len(flickr.requests()) - requests_before}; longest stall "
               f"{longest_stall(app, opened, painted):.1f} ms")
     finally:
         app.stop()

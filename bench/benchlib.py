@@ -16,12 +16,11 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "Tests" / "e2e"))
 
+from harness.flickr import FlickrServer  # noqa: E402,F401
 from harness.processes import stop_process  # noqa: E402
 from harness.tile_server import TileServer  # noqa: E402
 from harness.user_input import UserInput  # noqa: E402
 from harness.virtual_display import VirtualDisplay  # noqa: E402
-
-FLICKR_SERVER = REPO / "Tests" / "FlickrTestSupport" / "Server" / "flickr_server.py"
 
 
 def app_binary() -> str:
@@ -57,33 +56,6 @@ class TimedLog:
                         return stamp, match
             time.sleep(0.005)
         raise TimeoutError(f"no log line matching {pattern!r} within {timeout} s")
-
-
-class FlickrServer:
-    """The Flickr-compatible test server, as a process."""
-
-    def __init__(self) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, str(FLICKR_SERVER), "--port", "0", "--distinct-images", "--exit-on-stdin-eof"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        self.port = int(self.process.stdout.readline())
-        self.rest_url = f"http://127.0.0.1:{self.port}/services/rest/"
-
-    def control(self, body: dict) -> None:
-        import json
-        import urllib.request
-        request = urllib.request.Request(f"http://127.0.0.1:{self.port}/__control", data=json.dumps(body).encode(),
-                                         headers={"Content-Type": "application/json"}, method="POST")
-        urllib.request.urlopen(request, timeout=5).read()
-
-    def request_count(self) -> int:
-        import json
-        import urllib.request
-        log = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{self.port}/__log", timeout=5).read())
-        return len(log["requests"])
-
-    def stop(self) -> None:
-        stop_process(self.process)
 
 
 class App:

@@ -1,0 +1,113 @@
+"""Issue 2: the map, its tiles and attribution, and a viewport that survives a restart."""
+
+from __future__ import annotations
+
+import os
+import time
+
+from harness.accessibility import AccessibleApp
+from harness.geo import degrees_per_pixel
+from harness.screenshots import crop, fraction_differing, is_blank
+
+WORLD = (20.0, 0.0, 2)  # the first start's view
+
+
+def map_box(accessible: AccessibleApp) -> tuple[int, int, int, int]:
+    x, y, width, height = accessible.extents("Map", "drawing area")
+    return x, y, x + width, y + height
+
+
+def test_map_draws_tiles_from_the_configured_server_with_attribution(app, tiles, accessible, screenshot):
+    requests = tiles.wait_for_tile_requests(count=4, timeout=20)
+    assert all("VirtualTourist/" in request.user_agent for request in requests), requests[0].user_agent
+    app.wait_until(lambda: list(app.tile_cache.rglob("*.png")), 10, "tiles were cached in the app's own folder")
+    accessible.find("© OpenStreetMap contributors", "label")
+    accessible.find("Zoom In", "push button")
+    accessible.find("Zoom Out", "push button")
+    image = screenshot("map-with-tiles")
+    assert not is_blank(crop(image, map_box(accessible))), "the map area is blank: no tiles were drawn"
+
+
+def test_missing_tiles_do_not_flood_the_terminal(make_app, screenshot):
+    # Nothing listens on port 9: every tile fails, and osm-gps-map warns once per tile.
+    app = make_app(flickr_url=None)
+    app.environment["VIRTUAL_TOURIST_TILE_URL"] = "http://127.0.0.1:9/#Z/#X/#Y.png"
+    app.environment["VIRTUAL_TOURIST_LOG"] = "warning"
+    app.start()
+    time.sleep(3)
+    screenshot("offline-map")
+    assert app.quit() == 0
+    assert "OsmGpsMap" not in app.log_text(), app.log_tail()
+
+
+def test_pan_and_zoom_are_restored_after_a_restart(app, tiles, user, accessible, screenshot):
+    tiles.wait_for_tile_requests(count=4)
+    left, top, right, bottom = map_box(accessible)
+    centre = ((left + right) // 2, (top + bottom) // 2)
+    assert app.viewport() is None, "nothing is saved before the user moves the map"
+
+    user.drag(centre[0], centre[1], centre[0] - 300, centre[1] - 150, steps=15)
+    user.scroll(centre[0], centre[1], clicks=2)
+    saved = app.wait_until(lambda: (v := app.viewport()) and v[2] == WORLD[2] + 2 and v, 10,
+                           "the moved viewport was saved while the app runs (debounced)")
+    tiles.wait_for_tile_requests(count=1, zoom=WORLD[2] + 2)
+    time.sleep(1.5)  # tiles at the new zoom arrive and are drawn
+    before = screenshot("before-quit")
+
+    assert app.quit() == 0
+    latitude, longitude, zoom = app.viewport()
+    assert zoom == WORLD[2] + 2
+    assert longitude > WORLD[1] + 10, "dragging the map left moved the view east"
+    assert latitude < WORLD[0] - 5, "dragging the map up moved the view south"
+    assert list(app.tile_cache.rglob("*.png")), "tiles are cached"
+
+    app.start()
+    accessible = AccessibleApp()
+    time.sleep(2.5)  # tiles from the cache are drawn
+    after = screenshot("after-restart")
+    box = map_box(accessible)
+    difference = fraction_differing(crop(before, box), crop(after, box), max_shift=1)
+    assert difference < 0.02, f"the map looks different after the restart ({difference:.1%} of pixels differ)"
+
+    assert app.quit() == 0
+    restored = app.viewport()
+    tolerance = degrees_per_pixel(zoom) * 1.5
+    assert restored[2] == zoom
+    assert abs(restored[0] - latitude) < tolerance and abs(restored[1] - longitude) < tolerance, (saved, restored)
+
+
+def test_window_size_is_remembered(app, display):
+    from harness.xdotool import xdotool
+
+    xdotool(display, "windowsize", "--sync", app.window_id, 820, 560)
+    time.sleep(0.5)
+    assert app.quit() == 0
+    rows = app.query("SELECT width, height, is_maximized FROM window_state")
+    assert rows, "the window size was saved"
+    width, height, maximized = rows[0]
+    assert maximized == 0
+    assert abs(width - 820) <= 60 and abs(height - 560) <= 60, rows
+
+    app.start()
+    _, _, restored_width, restored_height = app.window_geometry()
+    assert abs(restored_width - width) <= 60 and abs(restored_height - height) <= 60
+
+
+def test_sigterm_saves_the_view_and_exits_cleanly(app, tiles, user, accessible):
+    tiles.wait_for_tile_requests(count=4)
+    left, top, right, bottom = map_box(accessible)
+    user.scroll((left + right) // 2, (top + bottom) // 2, clicks=1)
+    time.sleep(0.1)  # well before the debounced save
+    assert app.terminate() == 0
+    viewport = app.viewport()
+    assert viewport is not None and viewport[2] == WORLD[2] + 1
+
+
+def test_a_second_launch_brings_up_the_first_window(app, make_app):
+    second = make_app()
+    second.environment.update({key: app.environment[key] for key in ("XDG_DATA_HOME", "XDG_CACHE_HOME",
+                                                                       "XDG_CONFIG_HOME")})
+    second.start(wait_for_window=False)
+    assert second.wait_for_exit(15) == 0, "the second launch hands over to the first and exits"
+    assert len(app.windows()) == 1
+    assert app.process.poll() is None
