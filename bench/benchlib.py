@@ -76,8 +76,8 @@ class App:
             "FLICKR_API_KEY": "benchmark-key",
         }
         (home / "runtime").mkdir(mode=0o700, exist_ok=True)
-        if flickr is not None:
-            self.environment["VIRTUAL_TOURIST_FLICKR_URL"] = flickr.rest_url
+        # Never the real Flickr: without a test server, a closed local port.
+        self.environment["VIRTUAL_TOURIST_FLICKR_URL"] = flickr.rest_url if flickr else "http://127.0.0.1:9/services/rest/"
         self.process: subprocess.Popen | None = None
         self.log: TimedLog | None = None
 

@@ -69,11 +69,13 @@ def screenshot(display: str, artifacts: ArtifactFolder):
 
 
 @pytest.fixture
-def make_app(tmp_path: Path, display: str, tiles: TileServer, artifacts: ArtifactFolder):
-    """Builds an App for this test (not started); every one is stopped at teardown."""
+def make_app(tmp_path: Path, display: str, tiles: TileServer, flickr: FlickrServer, artifacts: ArtifactFolder):
+    """Builds an App for this test (not started), talking to the local tile and Flickr servers;
+    every one is stopped at teardown."""
     apps: list[App] = []
 
     def make(**options) -> App:
+        options.setdefault("flickr_url", flickr.rest_url)
         app = App(tmp_path / f"home{len(apps)}", display, tiles.url_template, **options)
         apps.append(app)
         return app

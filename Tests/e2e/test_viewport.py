@@ -30,7 +30,7 @@ def test_map_draws_tiles_from_the_configured_server_with_attribution(app, tiles,
 
 def test_missing_tiles_do_not_flood_the_terminal(make_app, screenshot):
     # Nothing listens on port 9: every tile fails, and osm-gps-map warns once per tile.
-    app = make_app(flickr_url=None)
+    app = make_app()
     app.environment["VIRTUAL_TOURIST_TILE_URL"] = "http://127.0.0.1:9/#Z/#X/#Y.png"
     app.environment["VIRTUAL_TOURIST_LOG"] = "warning"
     app.start()

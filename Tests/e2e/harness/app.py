@@ -47,8 +47,8 @@ class App:
         }
         if "DBUS_SESSION_BUS_ADDRESS" in os.environ:
             self.environment["DBUS_SESSION_BUS_ADDRESS"] = os.environ["DBUS_SESSION_BUS_ADDRESS"]
-        if flickr_url:
-            self.environment["VIRTUAL_TOURIST_FLICKR_URL"] = flickr_url
+        # Never the real Flickr: without a test server, a closed local port (fails at once, stays here).
+        self.environment["VIRTUAL_TOURIST_FLICKR_URL"] = flickr_url or "http://127.0.0.1:9/services/rest/"
         if flickr_key:
             self.environment["FLICKR_API_KEY"] = flickr_key
         self.environment.update(extra_environment or {})

@@ -38,3 +38,13 @@ def tile_north_west_corner(z: int, x: int, y: int) -> tuple[float, float]:
     longitude = x / n * 360.0 - 180.0
     latitude = math.degrees(math.atan(math.sinh(math.pi * (1 - 2 * y / n))))
     return latitude, longitude
+
+
+def screen_point(latitude: float, longitude: float, centre: tuple[float, float], zoom: int,
+                 map_box: tuple[int, int, int, int]) -> tuple[float, float]:
+    """Where a coordinate appears on screen, for a map widget at `map_box` (left, top, right,
+    bottom) centred on `centre` (lat, lon) at `zoom`."""
+    left, top, right, bottom = map_box
+    cx, cy = world_pixel(centre[0], centre[1], zoom)
+    x, y = world_pixel(latitude, longitude, zoom)
+    return left + (right - left) / 2 + (x - cx), top + (bottom - top) / 2 + (y - cy)
