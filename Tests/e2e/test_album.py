@@ -1,0 +1,202 @@
+"""Issue 4: photo albums from (a local, Flickr-compatible) Flickr: prefetch, placeholders that fill
+in, No Images, New Collection, click-to-delete, reopening from disk, and the API key."""
+
+from __future__ import annotations
+
+import time
+
+from harness.accessibility import AccessibleApp
+from harness.geo import screen_point
+
+WORLD_CENTRE, WORLD_ZOOM = (20.0, 0.0), 2
+LOADING = "Photo loading"
+
+
+def map_box(accessible: AccessibleApp) -> tuple[int, int, int, int]:
+    x, y, width, height = accessible.extents("Map", "drawing area")
+    return x, y, x + width, y + height
+
+
+def drop_pin(app, user, accessible, offset=(450, 300)) -> tuple[tuple, tuple[int, int]]:
+    """Drops a pin; returns its row and a point on its head (to click it)."""
+    box = map_box(accessible)
+    user.press_and_hold(box[0] + offset[0], box[1] + offset[1], 0.8)
+    pin = app.wait_until(lambda: app.pins() and app.pins()[-1], 5, "the pin was stored")
+    x, y = screen_point(pin[1], pin[2], WORLD_CENTRE, WORLD_ZOOM, box)
+    return pin, (round(x), round(y) - 25)
+
+
+def photo_tiles(accessible: AccessibleApp) -> list:
+    return [node for node in accessible.node.findChildren(lambda n: n.roleName == "list item", showingOnly=False)
+            if node.showing]
+
+
+def tile_names(accessible: AccessibleApp) -> list[str]:
+    return [node.name for node in photo_tiles(accessible)]
+
+
+def new_collection_enabled(accessible: AccessibleApp) -> bool:
+    return accessible.find("New Collection", "push button").sensitive
+
+
+def wait_for_complete_album(app, accessible, pin_id: int, timeout: float = 30) -> list[tuple]:
+    def complete():
+        photos = app.photos(pin_id)
+        names = tile_names(accessible)
+        return (photos and all(path for _, _, path in photos) and len(names) == len(photos)
+                and LOADING not in names and new_collection_enabled(accessible) and photos)
+    return app.wait_until(complete, timeout, "every photo arrived and is shown, and New Collection is enabled")
+
+
+def test_a_dropped_pin_prefetches_and_placeholders_turn_into_photos(app, flickr, user, accessible, screenshot):
+    flickr.control({"image_delay": 0.6})
+    pin, head = drop_pin(app, user, accessible)
+    pin_id = pin[0]
+    app.wait_until(lambda: flickr.requests("image"), 10, "photos started downloading before the album was opened")
+
+    user.click(*head)
+    accessible.find("Back", "push button")
+    names = app.wait_until(lambda: (n := tile_names(accessible)) and n, 10, "the grid has tiles")
+    screenshot("placeholders")
+    assert LOADING in names, f"placeholders stand for photos still downloading: {names}"
+    assert not new_collection_enabled(accessible), "New Collection waits for the album to complete"
+    expected = len(app.photos(pin_id))
+    assert len(names) == expected == min(30, 26), "one tile per expected photo"
+
+    photos = wait_for_complete_album(app, accessible, pin_id)
+    screenshot("photos")
+    assert len(flickr.requests("search")) == 1, "opening the album joined the prefetch: one search"
+    files = app.photo_files()
+    assert len(files) == len(photos)
+    assert {path.name for path in files} == {path.rsplit("/", 1)[1] for _, _, path in photos}
+    assert not [path for path in files if path.suffix == ".part"]
+
+
+def test_clicking_a_photo_deletes_it_and_the_others_close_the_gap(app, flickr, user, accessible, screenshot):
+    pin, head = drop_pin(app, user, accessible)
+    user.click(*head)
+    photos = wait_for_complete_album(app, accessible, pin[0])
+    first_tile = photo_tiles(accessible)[0]
+    (x, y), (width, height) = first_tile.position, first_tile.size
+
+    user.click(x + width // 2, y + height // 2)
+    app.wait_until(lambda: len(app.photos(pin[0])) == len(photos) - 1, 5, "the photo row was deleted")
+    remaining = app.photos(pin[0])
+    assert photos[0][0] not in [row[0] for row in remaining]
+    app.wait_until(lambda: len(photo_tiles(accessible)) == len(photos) - 1, 5, "the grid lost one tile")
+    moved = photo_tiles(accessible)[0]
+    assert moved.position == (x, y), "the next photo moved up into the gap"
+    screenshot("after-delete")
+
+    # Undo brings it back; leaving the album makes the other deletion final, file and all.
+    accessible.click("Undo")
+    app.wait_until(lambda: len(app.photos(pin[0])) == len(photos), 5, "Undo restored the photo")
+    second = photo_tiles(accessible)[1]
+    (x2, y2), (w2, h2) = second.position, second.size
+    user.click(x2 + w2 // 2, y2 + h2 // 2)
+    app.wait_until(lambda: len(app.photos(pin[0])) == len(photos) - 1, 5, "the second photo was deleted")
+    deleted_file = app.data_folder / photos[1][2]
+    assert deleted_file.exists(), "kept while Undo is possible"
+    accessible.click("Back")
+    app.wait_until(lambda: not deleted_file.exists(), 5, "the file went once the album was left")
+    assert len(app.photo_files()) == len(photos) - 1
+
+
+def test_new_collection_replaces_the_album_with_different_photos(app, flickr, user, accessible, screenshot):
+    pin, head = drop_pin(app, user, accessible)
+    user.click(*head)
+    first = wait_for_complete_album(app, accessible, pin[0])
+    old_files = set(app.photo_files())
+
+    accessible.click("New Collection")
+    app.wait_until(lambda: {row[1] for row in app.photos(pin[0])}.isdisjoint({row[1] for row in first})
+                   and app.photos(pin[0]), 15, "the album holds other photos")
+    second = wait_for_complete_album(app, accessible, pin[0])
+    screenshot("new-collection")
+    assert {row[1] for row in second}.isdisjoint({row[1] for row in first})
+    assert old_files.isdisjoint(set(app.photo_files())), "the old files are gone"
+    assert len(app.photo_files()) == len(second)
+    pages = {entry["query"].get("page") for entry in flickr.requests("search")}
+    assert len(pages) == 2 and "1" in pages, f"a different page was asked for: {pages}"
+
+
+def test_an_album_on_disk_reopens_at_once_without_any_request(app, flickr, user, accessible, screenshot):
+    pin, head = drop_pin(app, user, accessible)
+    user.click(*head)
+    photos = wait_for_complete_album(app, accessible, pin[0])
+    assert app.quit() == 0
+    requests_before = len(flickr.requests())
+
+    app.start()
+    accessible = AccessibleApp()
+    time.sleep(1)
+    user.click(*head)
+    accessible.find("Back", "push button")
+    wait_for_complete_album(app, accessible, pin[0], timeout=5)
+    screenshot("reopened")
+    assert len(flickr.requests()) == requests_before, "no search and no download for an album on disk"
+    assert app.photos(pin[0]) == photos
+
+
+def test_deleting_a_pin_removes_its_photos_and_files(app, flickr, user, accessible):
+    pin, head = drop_pin(app, user, accessible)
+    user.click(*head)
+    wait_for_complete_album(app, accessible, pin[0])
+    accessible.click("Back")
+    time.sleep(0.6)
+    assert app.photo_files()
+
+    user.click(*head, button=3)
+    accessible.click("Delete Pin", "menu item")
+    app.wait_until(lambda: app.pins() == [] and app.query("SELECT COUNT(*) FROM photo") == [(0,)], 5,
+                   "the pin and its photos were deleted")
+    assert app.quit() == 0  # quitting closes the undo window
+    assert app.photo_files() == [], "no photo files are left"
+
+
+def test_a_place_without_photos_says_no_images(app, flickr, user, accessible, screenshot):
+    flickr.control({"total": 0})
+    pin, head = drop_pin(app, user, accessible)
+    user.click(*head)
+    accessible.find("No Images", "label")
+    screenshot("no-images")
+    assert app.photos(pin[0]) == []
+    assert not new_collection_enabled(accessible)
+
+
+def test_a_flickr_outage_explains_itself_and_try_again_recovers(app, flickr, user, accessible, screenshot):
+    flickr.control({"faults": [{"target": "search", "kind": "stat_fail", "code": 105,
+                                "message": "Service currently unavailable", "times": 2}]})
+    pin, head = drop_pin(app, user, accessible)
+    user.click(*head)
+    accessible.find("Try Again", "push button")
+    assert any("unavailable" in label for label in accessible.labels()), accessible.labels()
+    screenshot("outage")
+    flickr.control({"faults": []})
+    accessible.click("Try Again")
+    wait_for_complete_album(app, accessible, pin[0])
+
+
+def test_without_an_api_key_the_album_explains_and_preferences_fixes_it(make_app, flickr, user, screenshot):
+    app = make_app(flickr_key=None).start()
+    accessible = AccessibleApp()
+    pin, head = drop_pin(app, user, accessible)
+    user.click(*head)
+    accessible.find("A Flickr API Key Is Needed", "label")
+    screenshot("no-key")
+    assert flickr.requests("search") == [], "nothing is sent without a key"
+
+    accessible.click("Preferences")
+    entry = accessible.find("Flickr API key", "text")
+    entry.grabFocus()
+    user.key("ctrl+a")
+    from harness.xdotool import xdotool
+    xdotool(app.display, "type", "--delay", 20, "my-own-flickr-key")
+    accessible.click("Save")
+    wait_for_complete_album(app, accessible, pin[0])
+    keys = {entry["query"].get("api_key") for entry in flickr.requests("search")}
+    assert keys == {"my-own-flickr-key"}
+    saved = app.home / "config" / "virtual-tourist" / "flickr-api-key"
+    assert saved.read_text().strip() == "my-own-flickr-key"
+    assert saved.stat().st_mode & 0o777 == 0o600, "readable only by the user"
+    assert "my-own-flickr-key" not in app.log_text(), "the key never reaches the log"
