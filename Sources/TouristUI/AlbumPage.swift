@@ -191,7 +191,15 @@ final class AlbumPage {
                 problem.update(icon: trouble.kind == .temporary ? "network-error-symbolic" : "dialog-warning-symbolic",
                                title: trouble.title, description: trouble.message)
                 let keyProblem = trouble.kind == .missingAPIKey || trouble.kind == .invalidAPIKey
-                if keyProblem { gtk_widget_show(preferencesButton) } else { gtk_widget_hide(preferencesButton) }
+                // The way out is emphasised: Preferences for a key problem, Try Again otherwise.
+                if keyProblem {
+                    gtk_widget_show(preferencesButton)
+                    gtk_style_context_remove_class(gtk_widget_get_style_context(retryButton), "suggested-action")
+                    Widgets.addStyleClass(preferencesButton, "suggested-action")
+                } else {
+                    gtk_widget_hide(preferencesButton)
+                    Widgets.addStyleClass(retryButton, "suggested-action")
+                }
                 page = "problem"
             } else {
                 page = "searching"

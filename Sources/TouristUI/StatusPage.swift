@@ -1,4 +1,5 @@
 import CGtk
+import Foundation
 import GLibSwift
 
 /// An empty state in the GNOME style: a large dimmed icon, a title and a line of explanation.
@@ -29,9 +30,20 @@ final class StatusPage {
         gtk_widget_show_all(root)
     }
 
+    /// `description` is plain text; web addresses in it become links.
     func update(icon: String? = nil, title: String, description: String) {
         if let icon { gtk_image_set_from_icon_name(image.cast(), icon, GTK_ICON_SIZE_DIALOG) }
         gtk_label_set_text(titleLabel.cast(), title)
-        gtk_label_set_text(descriptionLabel.cast(), description)
+        gtk_label_set_markup(descriptionLabel.cast(), Self.linkified(description))
+    }
+
+    private static func linkified(_ text: String) -> String {
+        var escaped = text.replacingOccurrences(of: "&", with: "&amp;")
+            .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        guard let pattern = try? NSRegularExpression(pattern: #"https?://[^\s<]+[^\s<.,;:)]"#) else { return escaped }
+        let range = NSRange(escaped.startIndex..., in: escaped)
+        escaped = pattern.stringByReplacingMatches(in: escaped, range: range,
+                                                   withTemplate: "<a href=\"$0\">$0</a>")
+        return escaped
     }
 }

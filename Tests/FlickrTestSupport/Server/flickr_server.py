@@ -59,7 +59,7 @@ def photo_jpeg(name):
         font = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf", 40)
     except (ImportError, OSError):
         font = None
-    draw.text((16, 16), label, fill=(255, 255, 255), font=font)
+    draw.text((56, 20), label, fill=(255, 255, 255), font=font)  # inside the square the app crops
     output = io.BytesIO()
     image.save(output, format="JPEG", quality=85)
     return output.getvalue()
