@@ -16,6 +16,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "Tests" / "e2e"))
 
+from harness.app import App as HarnessApp  # noqa: E402
 from harness.flickr import FlickrServer  # noqa: E402,F401
 from harness.processes import stop_process  # noqa: E402
 from harness.tile_server import TileServer  # noqa: E402
@@ -59,25 +60,13 @@ class TimedLog:
 
 
 class App:
-    """The real binary with temporary XDG folders and trace logging."""
+    """The real binary with the test harness's environment (temporary XDG folders, local servers)
+    and trace logging, its stderr read line by line as it arrives."""
 
     def __init__(self, display: str, tiles: TileServer, flickr: FlickrServer | None, home: Path) -> None:
-        self.environment = {
-            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-            "HOME": str(home),
-            "DISPLAY": display,
-            "XDG_DATA_HOME": str(home / "data"),
-            "XDG_CACHE_HOME": str(home / "cache"),
-            "XDG_CONFIG_HOME": str(home / "config"),
-            "XDG_RUNTIME_DIR": str(home / "runtime"),
-            "GSETTINGS_BACKEND": "memory",
-            "VIRTUAL_TOURIST_TILE_URL": tiles.url_template,
-            "VIRTUAL_TOURIST_LOG": "trace",
-            "FLICKR_API_KEY": "benchmark-key",
-        }
-        (home / "runtime").mkdir(mode=0o700, exist_ok=True)
-        # Never the real Flickr: without a test server, a closed local port.
-        self.environment["VIRTUAL_TOURIST_FLICKR_URL"] = flickr.rest_url if flickr else "http://127.0.0.1:9/services/rest/"
+        user = HarnessApp(home, display, tiles.url_template, flickr.rest_url if flickr else None,
+                          flickr_key="benchmark-key")
+        self.environment = {**user.environment, "VIRTUAL_TOURIST_LOG": "trace"}
         self.process: subprocess.Popen | None = None
         self.log: TimedLog | None = None
 

@@ -40,13 +40,6 @@ public struct Album: Codable, FetchableRecord, PersistableRecord, Equatable, Sen
 
     public static let databaseTableName = "album"
 
-    public static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy {
-        .timeIntervalSinceReferenceDate
-    }
-
-    public static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy {
-        .timeIntervalSinceReferenceDate
-    }
 }
 
 /// A pin's album as the album page shows it.

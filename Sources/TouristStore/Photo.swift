@@ -69,14 +69,6 @@ public struct Photo: Codable, FetchableRecord, MutablePersistableRecord, Identif
     }
 
     public static let databaseTableName = "photo"
-    // Seconds since the reference date round-trip exactly, so a fetched photo equals the one inserted.
-    public static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy {
-        .timeIntervalSinceReferenceDate
-    }
-
-    public static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy {
-        .timeIntervalSinceReferenceDate
-    }
 
     /// The pin whose album holds this photo.
     public static let pin = belongsTo(Pin.self)

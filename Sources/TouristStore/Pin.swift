@@ -31,14 +31,6 @@ public struct Pin: Codable, FetchableRecord, MutablePersistableRecord, Identifia
     }
 
     public static let databaseTableName = "pin"
-    // Seconds since the reference date round-trip exactly, so a fetched pin equals the one inserted.
-    public static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy {
-        .timeIntervalSinceReferenceDate
-    }
-
-    public static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy {
-        .timeIntervalSinceReferenceDate
-    }
 
     /// The pin's album.
     public static let photos = hasMany(Photo.self)
