@@ -200,3 +200,75 @@ def test_without_an_api_key_the_album_explains_and_preferences_fixes_it(make_app
     assert saved.read_text().strip() == "my-own-flickr-key"
     assert saved.stat().st_mode & 0o777 == 0o600, "readable only by the user"
     assert "my-own-flickr-key" not in app.log_text(), "the key never reaches the log"
+
+
+def test_a_failed_photo_shows_an_error_tile_that_a_click_retries(app, flickr, user, accessible, screenshot):
+    flickr.control({"faults": [{"target": "image", "kind": "html", "times": 1}]})
+    pin, head = drop_pin(app, user, accessible)
+    user.click(*head)
+    failed = app.wait_until(
+        lambda: [node for node in photo_tiles(accessible) if node.name.endswith("download failed")], 15,
+        "one tile shows that its photo could not be downloaded")
+    app.wait_until(lambda: new_collection_enabled(accessible), 15, "arrived or failed: the album is complete")
+    screenshot("failed-photo")
+    assert len(failed) == 1
+    assert len([row for row in app.photos(pin[0]) if row[2] is None]) == 1
+
+    (x, y), (width, height) = failed[0].position, failed[0].size
+    user.click(x + width // 2, y + height // 2)
+    wait_for_complete_album(app, accessible, pin[0])
+    assert all(path for _, _, path in app.photos(pin[0]))
+
+
+def test_a_photos_menu_names_who_took_it_and_links_to_flickr(app, flickr, user, accessible, screenshot):
+    pin, head = drop_pin(app, user, accessible)
+    user.click(*head)
+    wait_for_complete_album(app, accessible, pin[0])
+    owner = app.query("SELECT COALESCE(owner_name, owner_id) FROM photo WHERE pin_id = ? ORDER BY position LIMIT 1",
+                      (pin[0],))[0][0]
+    tile = photo_tiles(accessible)[0]
+    (x, y), (width, height) = tile.position, tile.size
+
+    user.click(x + width // 2, y + height // 2, button=3)
+    accessible.find(f"Photo by {owner}", "menu item")
+    accessible.find("Open on Flickr", "menu item")
+    screenshot("photo-menu")
+    user.key("Escape")
+    assert len(app.photos(pin[0])) == len(photo_tiles(accessible)), "the menu deleted nothing"
+
+
+def test_about_credits_flickr_and_openstreetmap(app, accessible, screenshot):
+    accessible.click("Main Menu", "toggle button")
+    accessible.click("About Virtual Tourist")
+    disclaimer = "not endorsed or certified by SmugMug"
+    app.wait_until(lambda: any(disclaimer in label for label in accessible.labels()), 10,
+                   "the About dialog carries the Flickr disclaimer")
+    accessible.click("Credits", "toggle button")
+    app.wait_until(lambda: any("OpenStreetMap" in label for label in accessible.labels()), 10,
+                   "the credits name OpenStreetMap's contributors")
+    screenshot("about-credits")
+
+
+def test_killing_the_app_mid_download_loses_nothing(app, flickr, user, accessible):
+    flickr.control({"image_delay": 0.5})
+    pin, head = drop_pin(app, user, accessible)
+    app.wait_until(lambda: any(path for _, _, path in app.photos(pin[0])), 15, "some photos arrived")
+    app.process.kill()  # SIGKILL: no chance to tidy up
+    app.process.wait(10)
+    rows = app.photos(pin[0])
+    assert any(path is None for _, _, path in rows), "the kill came mid-download"
+    named = {app.data_folder / path for _, _, path in rows if path}
+    assert set(app.photo_files()) - named <= {path for path in app.photo_files() if path.suffix == ".part"}, \
+        "every complete file on disk belongs to a row"
+
+    flickr.control({"image_delay": 0.0})
+    searches = len(flickr.requests("search"))
+    app.start()
+    accessible = AccessibleApp()
+    assert not [path for path in app.photo_files() if path.suffix == ".part"], "start-up sweeps partial files"
+    time.sleep(1)
+    user.click(*head)
+    photos = wait_for_complete_album(app, accessible, pin[0])
+    assert [row[0] for row in photos] == [row[0] for row in rows], "the same album, resumed"
+    assert len(flickr.requests("search")) == searches, "resuming needs no new search"
+    assert {app.data_folder / path for _, _, path in photos} == set(app.photo_files())
