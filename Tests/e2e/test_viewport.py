@@ -27,6 +27,14 @@ def test_map_draws_tiles_from_the_configured_server_with_attribution(app, tiles,
     image = screenshot("map-with-tiles")
     assert not is_blank(crop(image, map_box(accessible))), "the map area is blank: no tiles were drawn"
 
+    accessible.click("Zoom In")
+    app.wait_until(lambda: (v := app.viewport()) and v[2] == WORLD[2] + 1, 5, "Zoom In zoomed in one level")
+    assert accessible.find("Zoom Out", "push button").sensitive, "Zoom Out is possible again"
+    accessible.click("Zoom Out")
+    app.wait_until(lambda: (v := app.viewport()) and v[2] == WORLD[2], 5, "Zoom Out zoomed back out")
+    app.wait_until(lambda: not accessible.find("Zoom Out", "push button").sensitive, 5,
+                   "Zoom Out is disabled at the widest zoom")
+
 
 def test_missing_tiles_do_not_flood_the_terminal(make_app, screenshot):
     # Nothing listens on port 9: every tile fails, and osm-gps-map warns once per tile.
