@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from .processes import stop_process
-from .waiting import wait_until
+from .waiting import GiveUp, wait_until
 from .xdotool import xdotool
 
 REPO = Path(__file__).resolve().parents[3]
@@ -93,7 +93,7 @@ class App:
 
     def _find_window(self) -> str | None:
         if self.process.poll() is not None:
-            raise AssertionError(f"the app exited ({self.process.returncode}); log:\n{self.log_tail()}")
+            raise GiveUp(f"the app exited ({self.process.returncode}); log:\n{self.log_tail()}")
         result = xdotool(self.display, "search", "--onlyvisible", "--pid", self.process.pid, "--name",
                          "Virtual Tourist", check=False)
         ids = result.stdout.split()

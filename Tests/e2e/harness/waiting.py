@@ -8,6 +8,10 @@ from typing import Callable, TypeVar
 T = TypeVar("T")
 
 
+class GiveUp(AssertionError):
+    """Raised by a predicate when waiting longer cannot help (e.g. the app has exited): ends the wait at once."""
+
+
 class WaitTimeout(AssertionError):
     """A condition did not become true in time. An AssertionError so pytest reports it as a failure."""
 
@@ -31,6 +35,8 @@ def wait_until(
             if value:
                 return value
             last_error = None
+        except GiveUp:
+            raise
         except Exception as error:  # a predicate may race with the app writing its files
             last_error = error
         if time.monotonic() >= deadline:
