@@ -7,26 +7,33 @@ public enum GLibLogRouting {
         // @unchecked: immutable after init; Logger is Sendable.
         let logger: Logger
         let warningLevel: Logger.Level
-        init(logger: Logger, warningLevel: Logger.Level) {
+        let criticalLevel: Logger.Level
+        init(logger: Logger, warningLevel: Logger.Level, criticalLevel: Logger.Level) {
             self.logger = logger
             self.warningLevel = warningLevel
+            self.criticalLevel = criticalLevel
         }
     }
 
     /// Routes `domain` to `logger`. GLib warnings and messages are logged at `warningLevel`
     /// (libraries that warn about routine events, like a missing map tile, get `.debug`);
-    /// criticals and errors stay at `.error`. Install it after the library has installed its own
-    /// handler: GLib asks the newest handler for a domain first.
-    public static func route(domain: String, to logger: Logger, warningLevel: Logger.Level) {
-        let route = Unmanaged.passRetained(Route(logger: logger, warningLevel: warningLevel)).toOpaque()
+    /// criticals and errors go at `criticalLevel` (`.error` unless a library's criticals are known
+    /// noise). Install it after the library has installed its own handler: GLib asks the newest
+    /// handler for a domain first.
+    public static func route(domain: String, to logger: Logger, warningLevel: Logger.Level,
+                             criticalLevel: Logger.Level = .error) {
+        let route = Unmanaged.passRetained(Route(logger: logger, warningLevel: warningLevel,
+                                                 criticalLevel: criticalLevel)).toOpaque()
         let levels = GLogLevelFlags(rawValue: G_LOG_LEVEL_MASK.rawValue | G_LOG_FLAG_FATAL.rawValue | G_LOG_FLAG_RECURSION.rawValue)
         g_log_set_handler(domain, levels, { domain, flags, message, data in
             let route = Unmanaged<Route>.fromOpaque(data!).takeUnretainedValue()
             let text = message.map { String(cString: $0) } ?? ""
             let domainName = domain.map { String(cString: $0) } ?? "GLib"
             let level: Logger.Level
-            if flags.rawValue & (G_LOG_LEVEL_ERROR.rawValue | G_LOG_LEVEL_CRITICAL.rawValue) != 0 {
+            if flags.rawValue & G_LOG_LEVEL_ERROR.rawValue != 0 {
                 level = .error
+            } else if flags.rawValue & G_LOG_LEVEL_CRITICAL.rawValue != 0 {
+                level = route.criticalLevel
             } else if flags.rawValue & (G_LOG_LEVEL_WARNING.rawValue | G_LOG_LEVEL_MESSAGE.rawValue) != 0 {
                 level = route.warningLevel
             } else {

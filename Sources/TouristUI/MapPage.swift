@@ -29,6 +29,9 @@ final class MapPage {
                                  Int32(Self.minZoom), Int32(Self.maxZoom))
         // Missing-tile warnings are routine (offline, slow server): keep them out of the terminal.
         GLibLogRouting.route(domain: "OsmGpsMap", to: logger, warningLevel: .debug)
+        // libsoup 2 is loaded only for osm-gps-map, whose retry of a failed tile trips a libsoup
+        // assertion once per tile when offline: noise for users, kept for `VIRTUAL_TOURIST_LOG=debug`.
+        GLibLogRouting.route(domain: "libsoup", to: logger, warningLevel: .debug, criticalLevel: .debug)
         gtk_widget_set_hexpand(map.widget, 1)
         gtk_widget_set_vexpand(map.widget, 1)
         Widgets.setAccessibleName(map, "Map")

@@ -47,4 +47,14 @@ final class GLibLogRoutingTests: XCTestCase {
         XCTAssertEqual(entries.first?.1, "Error getting missing tile")
         XCTAssertEqual(entries.last?.0, .error)
     }
+
+    func testADomainsKnownNoiseCanBeQuietenedIncludingCriticals() {
+        let sink = CapturingLogHandler.Sink()
+        let logger = Logger(label: "test") { _ in CapturingLogHandler(sink: sink) }
+        GLibLogRouting.route(domain: "VTNoisyDomain", to: logger, warningLevel: .debug, criticalLevel: .debug)
+
+        glibLog("VTNoisyDomain", G_LOG_LEVEL_CRITICAL, "soup_session_real_requeue_message: assertion failed")
+
+        XCTAssertEqual(sink.all.map(\.0), [.debug])
+    }
 }

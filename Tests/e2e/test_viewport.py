@@ -45,7 +45,7 @@ def test_missing_tiles_do_not_flood_the_terminal(make_app, screenshot):
     time.sleep(3)
     screenshot("offline-map")
     assert app.quit() == 0
-    assert "OsmGpsMap" not in app.log_text(), app.log_tail()
+    assert "OsmGpsMap" not in app.log_text() and "libsoup" not in app.log_text(), app.log_tail()
 
 
 def test_pan_and_zoom_are_restored_after_a_restart(app, tiles, user, accessible, screenshot):
