@@ -10,7 +10,7 @@ import TouristStore
 @MainActor
 public final class AlbumService {
     private let store: any AlbumStore
-    private let searcher: (any FlickrSearching)?
+    private let searcher: any FlickrSearching
     private let downloader: any PhotoDownloading
     private let albumSize: Int
     private let logger: Logger
@@ -20,8 +20,9 @@ public final class AlbumService {
     private var runs: [Int64: (token: UUID, task: Task<Void, Never>)] = [:]
     private var observers: [UUID: @MainActor (Int64) -> Void] = [:]
 
-    /// - parameter searcher: nil when there is no API key: albums then explain how to add one.
-    public init(store: any AlbumStore, searcher: (any FlickrSearching)?, downloader: any PhotoDownloading,
+    /// - parameter searcher: without an API key it fails with `.missingAPIKey`; albums then explain
+    ///   how to add one.
+    public init(store: any AlbumStore, searcher: any FlickrSearching, downloader: any PhotoDownloading,
                 albumSize: Int, logger: Logger) {
         self.store = store
         self.searcher = searcher
@@ -140,20 +141,17 @@ public final class AlbumService {
 
     private func fetch(_ pinID: Int64, newCollection: Bool) async {
         setActivity(.searching, pinID)
-        guard let searcher else {
-            setActivity(.failed(AlbumProblem(.missingAPIKey)), pinID)
-            return
-        }
         let store = self.store
         let albumSize = self.albumSize
         let pin: Pin
         let previous: Album?
         let seen: Set<String>
         do {
-            guard let found = try await Self.background({ try store.pin(id: pinID) }) else { return }
-            pin = found
-            previous = try await Self.background { try store.album(ofPinID: pinID) }
-            seen = try await Self.background { try store.seenFlickrIds(ofPin: pinID) }
+            let (found, album, seenIDs) = try await Self.background {
+                (try store.pin(id: pinID), try store.album(ofPin: pinID), try store.seenFlickrIds(ofPin: pinID))
+            }
+            guard let found else { return }
+            (pin, previous, seen) = (found, album, seenIDs)
         } catch {
             setActivity(.failed(AlbumProblem(kind: .other, title: "Photos Could Not Be Loaded",
                                              message: error.localizedDescription)), pinID)
@@ -277,11 +275,5 @@ public final class AlbumService {
     /// Runs blocking store or disk work off the main actor.
     private nonisolated static func background<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await Task.detached(priority: .userInitiated) { try work() }.value
-    }
-}
-
-extension AlbumStore {
-    func album(ofPinID pinID: Int64) throws -> Album? {
-        try albumContents(ofPin: pinID).album
     }
 }

@@ -4,6 +4,7 @@ import TouristStore
 /// What albums need from the store.
 public protocol AlbumStore: Sendable {
     func pin(id: Int64) throws -> Pin?
+    func album(ofPin pinId: Int64) throws -> Album?
     func albumContents(ofPin pinId: Int64) throws -> AlbumContents
     func replaceAlbum(_ album: Album, photos: [Photo]) throws -> [Photo]
     func seenFlickrIds(ofPin pinId: Int64) throws -> Set<String>

@@ -59,24 +59,21 @@ final class MainWindow {
         gtk_overlay_add_overlay(overlay.cast(), notification.root)
         gtk_container_add(window.container, overlay)
 
-        if context.database != nil {
+        if let database = context.database, let albums = context.albums {
             let page = MapPage(tileSource: context.tileSource, tileCacheFolder: context.paths.tileCacheFolder,
                                logger: context.logger)
             mapPage = page
             gtk_stack_add_named(stack.cast(), page.root, "map")
-            if let database = context.database, let albums = context.albums {
-                let album = AlbumPage(store: database, albums: albums, notification: notification,
-                                      logger: context.logger)
-                album.onShowPreferences = { [weak self] in self?.showPreferences() }
-                albumPage = album
-                gtk_stack_add_named(stack.cast(), album.root, "album")
-                let pins = PinsController(map: page.map, store: database, albums: albums,
-                                          notification: notification, logger: context.logger)
-                pins.onDeleted = { [weak album] (pinID: Int64) in album?.forget(pinID: pinID) }
-                pins.onOpen = { [weak self] mark in self?.openAlbum(mark) }
-                page.pinLayer = pins.pinLayer
-                self.pins = pins
-            }
+            let album = AlbumPage(store: database, albums: albums, notification: notification, logger: context.logger)
+            album.onShowPreferences = { [weak self] in self?.showPreferences() }
+            albumPage = album
+            gtk_stack_add_named(stack.cast(), album.root, "album")
+            let pins = PinsController(map: page.map, store: database, albums: albums,
+                                      notification: notification, logger: context.logger)
+            pins.onDeleted = { [weak album] (pinID: Int64) in album?.forget(pinID: pinID) }
+            pins.onOpen = { [weak self] mark in self?.openAlbum(mark) }
+            page.pinLayer = pins.pinLayer
+            self.pins = pins
         } else {
             let failure = StatusPage(icon: "dialog-error-symbolic", title: "Your Places Could Not Be Opened",
                                      description: context.startupError ?? "Unknown error.")
@@ -91,8 +88,8 @@ final class MainWindow {
 
         gtk_widget_show_all(overlay)
         if mapPage != nil { gtk_stack_set_visible_child_name(stack.cast(), "map") }
-        if let problem = context.tileSourceProblem {
-            notification.show(problem, seconds: 10)
+        if !context.configurationProblems.isEmpty {
+            notification.show(context.configurationProblems.joined(separator: " "), seconds: 10)
         }
     }
 
@@ -109,7 +106,7 @@ final class MainWindow {
         gtk_header_bar_set_subtitle(headerBar.cast(), "Photo Album")
         gtk_stack_set_visible_child_name(stack.cast(), "album")
         gtk_widget_show(backButton)
-        if let backAction { g_simple_action_set_enabled(backAction, 1) }
+        if let backAction { SimpleAction.setEnabled(backAction, true) }
         setZoomEnabled(canZoomIn: false, canZoomOut: false)
     }
 
@@ -119,13 +116,13 @@ final class MainWindow {
         gtk_header_bar_set_title(headerBar.cast(), AppInfo.name)
         gtk_header_bar_set_subtitle(headerBar.cast(), nil)
         gtk_widget_hide(backButton)
-        if let backAction { g_simple_action_set_enabled(backAction, 0) }
+        if let backAction { SimpleAction.setEnabled(backAction, false) }
         if let mapPage { setZoomEnabled(canZoomIn: mapPage.canZoomIn, canZoomOut: mapPage.canZoomOut) }
     }
 
     private func setZoomEnabled(canZoomIn: Bool, canZoomOut: Bool) {
-        if let zoomInAction { g_simple_action_set_enabled(zoomInAction, canZoomIn.gboolean) }
-        if let zoomOutAction { g_simple_action_set_enabled(zoomOutAction, canZoomOut.gboolean) }
+        if let zoomInAction { SimpleAction.setEnabled(zoomInAction, canZoomIn) }
+        if let zoomOutAction { SimpleAction.setEnabled(zoomOutAction, canZoomOut) }
     }
 
     var visiblePageName: String {
@@ -203,18 +200,10 @@ final class MainWindow {
     // MARK: Actions
 
     private func installActions() {
-        zoomInAction = addAction("zoom-in") { [weak self] in self?.mapPage?.zoomIn() }
-        zoomOutAction = addAction("zoom-out") { [weak self] in self?.mapPage?.zoomOut() }
-        backAction = addAction("back") { [weak self] in self?.showMap() }
-        if let backAction { g_simple_action_set_enabled(backAction, 0) }
-    }
-
-    private func addAction(_ name: String, _ body: @escaping @MainActor () -> Void) -> OpaquePointer {
-        let action = g_simple_action_new(name, nil)!
-        action.connect(.actionActivate) { _ in body() }
-        g_action_map_add_action(OpaquePointer(window), action)
-        g_object_unref(UnsafeMutableRawPointer(action))
-        return action
+        zoomInAction = SimpleAction.add("zoom-in", to: window) { [weak self] in self?.mapPage?.zoomIn() }
+        zoomOutAction = SimpleAction.add("zoom-out", to: window) { [weak self] in self?.mapPage?.zoomOut() }
+        backAction = SimpleAction.add("back", to: window) { [weak self] in self?.showMap() }
+        if let backAction { SimpleAction.setEnabled(backAction, false) }
     }
 
     private func installHelpOverlay(application: UnsafeMutablePointer<GtkApplication>) {

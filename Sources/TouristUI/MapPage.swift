@@ -96,7 +96,6 @@ final class MapPage {
         let longitude = min(max(viewport.longitude, -180), 180)
         let zoom = min(max(viewport.zoom, Self.minZoom), Self.maxZoom)
         osm_gps_map_set_center_and_zoom(map, Float(latitude), Float(longitude), Int32(zoom))
-        updateZoomButtons()
     }
 
     var canZoomIn: Bool { viewport.zoom < Self.maxZoom }
@@ -111,11 +110,8 @@ final class MapPage {
     var onZoomLimitsChanged: ((_ canZoomIn: Bool, _ canZoomOut: Bool) -> Void)?
 
     private func mapChanged() {
-        updateZoomButtons()
-        onViewportChanged?(viewport)
-    }
-
-    private func updateZoomButtons() {
-        onZoomLimitsChanged?(canZoomIn, canZoomOut)
+        let current = viewport // one read of the widget's properties per change
+        onZoomLimitsChanged?(current.zoom < Self.maxZoom, current.zoom > Self.minZoom)
+        onViewportChanged?(current)
     }
 }

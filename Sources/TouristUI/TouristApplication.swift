@@ -10,7 +10,8 @@ import TouristStore
 struct AppContext {
     var paths: AppPaths
     var tileSource: TileSource
-    var tileSourceProblem: String?
+    /// Bad settings that were replaced by defaults, told to the user once the window is up.
+    var configurationProblems: [String]
     var database: AppDatabase?
     var albums: AlbumService?
     var startupError: String?
@@ -24,9 +25,8 @@ public final class TouristApplication {
     private let application: UnsafeMutablePointer<GtkApplication>
     private let paths: AppPaths
     private let tileSource: TileSource
-    private let tileSourceProblem: String?
     private let flickrConfiguration: FlickrConfiguration
-    private let flickrProblem: String?
+    private var configurationProblems: [String] = []
     private let keyResolver: FlickrAPIKeyResolver
     private let logger: Logger
     private var context: AppContext?
@@ -41,17 +41,15 @@ public final class TouristApplication {
                                            environment: environment)
         do {
             flickrConfiguration = try FlickrConfiguration.fromEnvironment(environment, appVersion: AppInfo.version)
-            flickrProblem = nil
         } catch {
             flickrConfiguration = FlickrConfiguration(appVersion: AppInfo.version)
-            let problem = "\(FlickrConfiguration.endpointEnvironmentVariable) is not usable (\(error.userMessage)); using Flickr itself."
-            flickrProblem = problem
-            logger.warning("\(problem)")
+            configurationProblems.append(
+                "\(FlickrConfiguration.endpointEnvironmentVariable) is not usable (\(error.userMessage)); using Flickr itself.")
         }
         let (source, problem) = TileSource.fromEnvironment(environment)
         tileSource = source
-        tileSourceProblem = problem?.description
-        if let problem { logger.warning("\(problem.description)") }
+        if let problem { configurationProblems.append(problem.description) }
+        for problem in configurationProblems { logger.warning("\(problem)") }
         // AT-SPI names the app by its program name; the shell shows the application name.
         g_set_prgname(AppInfo.programName)
         g_set_application_name(AppInfo.name)
@@ -123,7 +121,7 @@ public final class TouristApplication {
     }
 
     private func openContext() -> AppContext {
-        var context = AppContext(paths: paths, tileSource: tileSource, tileSourceProblem: tileSourceProblem,
+        var context = AppContext(paths: paths, tileSource: tileSource, configurationProblems: configurationProblems,
                                  database: nil, startupError: nil, logger: logger)
         do {
             let database = try AppDatabase.open(paths: paths)
@@ -134,8 +132,6 @@ public final class TouristApplication {
                                              logger: logger)
             context.albums = AlbumService(store: database, searcher: client, downloader: downloader,
                                           albumSize: flickrConfiguration.albumSize, logger: logger)
-            context.tileSourceProblem = [tileSourceProblem, flickrProblem].compactMap { $0 }.joined(separator: " ")
-            if context.tileSourceProblem?.isEmpty == true { context.tileSourceProblem = nil }
         } catch {
             logger.error("Could not open \(paths.databaseURL.path): \(error.localizedDescription)")
             context.startupError = "\(error.localizedDescription)\n\nYour places are kept in \(paths.dataFolder.path)."
@@ -146,10 +142,7 @@ public final class TouristApplication {
     // MARK: Actions
 
     private func addAction(_ name: String, accels: [String] = [], _ body: @escaping @MainActor () -> Void) {
-        let action = g_simple_action_new(name, nil)!
-        action.connect(.actionActivate) { _ in body() }
-        g_action_map_add_action(OpaquePointer(application), action)
-        g_object_unref(UnsafeMutableRawPointer(action))
+        SimpleAction.add(name, to: application, body)
         if !accels.isEmpty { setAccels("app.\(name)", accels) }
     }
 

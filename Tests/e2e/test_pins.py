@@ -7,15 +7,9 @@ import time
 
 from harness.accessibility import AccessibleApp
 from harness.geo import screen_point
+from harness.map import WORLD_CENTRE, WORLD_ZOOM, drop_pin, map_box
 from harness.screenshots import crop, fraction_differing
 from harness.xdotool import xdotool
-
-WORLD_CENTRE, WORLD_ZOOM = (20.0, 0.0), 2
-
-
-def map_box(accessible: AccessibleApp) -> tuple[int, int, int, int]:
-    x, y, width, height = accessible.extents("Map", "drawing area")
-    return x, y, x + width, y + height
 
 
 def distance_on_screen(pin: tuple, point: tuple[float, float], box, centre=WORLD_CENTRE, zoom=WORLD_ZOOM) -> float:
@@ -26,12 +20,6 @@ def distance_on_screen(pin: tuple, point: tuple[float, float], box, centre=WORLD
 def is_pin_red(pixel: tuple[int, int, int]) -> bool:
     red, green, blue = pixel
     return red > 170 and green < 90 and blue < 90
-
-
-def drop_pin(app, user, point: tuple[int, int]) -> tuple:
-    count = len(app.pins())
-    user.press_and_hold(point[0], point[1], 0.8)
-    return app.wait_until(lambda: len(app.pins()) == count + 1 and app.pins()[-1], 5, "the pin was stored")
 
 
 def test_press_and_hold_drops_a_pin_that_is_stored_before_release(app, tiles, user, accessible, screenshot):
@@ -83,7 +71,7 @@ def test_holding_and_dragging_moves_the_new_pin_but_not_the_map(app, tiles, user
 def test_an_existing_pin_can_be_picked_up_and_moved(app, tiles, user, accessible):
     tiles.wait_for_tile_requests(count=4)
     box = map_box(accessible)
-    first = drop_pin(app, user, (box[0] + 500, box[1] + 300))
+    first, _ = drop_pin(app, user, accessible, (box[0] + 500, box[1] + 300))
     pin_id = first[0]
     tip = screen_point(first[1], first[2], WORLD_CENTRE, WORLD_ZOOM, box)
     grab = (round(tip[0]), round(tip[1]) - 25)  # on the pin's head
@@ -124,7 +112,7 @@ def test_a_short_click_on_empty_map_does_nothing(app, tiles, user, accessible):
 def test_clicking_a_pin_opens_its_album_and_back_returns_to_the_same_map(app, tiles, user, accessible, screenshot):
     tiles.wait_for_tile_requests(count=4)
     box = map_box(accessible)
-    pin = drop_pin(app, user, (box[0] + 520, box[1] + 330))
+    pin, _ = drop_pin(app, user, accessible, (box[0] + 520, box[1] + 330))
     time.sleep(0.5)
     map_before = screenshot("map")
     tip = screen_point(pin[1], pin[2], WORLD_CENTRE, WORLD_ZOOM, box)
@@ -150,7 +138,7 @@ def test_clicking_a_pin_opens_its_album_and_back_returns_to_the_same_map(app, ti
 def test_deleting_a_pin_offers_undo_that_restores_it(app, tiles, user, accessible, screenshot):
     tiles.wait_for_tile_requests(count=4)
     box = map_box(accessible)
-    pin = drop_pin(app, user, (box[0] + 450, box[1] + 350))
+    pin, _ = drop_pin(app, user, accessible, (box[0] + 450, box[1] + 350))
     tip = screen_point(pin[1], pin[2], WORLD_CENTRE, WORLD_ZOOM, box)
 
     user.click(round(tip[0]), round(tip[1]) - 25, button=3)
@@ -181,7 +169,7 @@ def test_pins_are_shown_again_after_a_restart(app, tiles, user, accessible, scre
     box = map_box(accessible)
     points = [(box[0] + 200, box[1] + 200), (box[0] + 500, box[1] + 450), (box[0] + 800, box[1] + 300)]
     for point in points:
-        drop_pin(app, user, point)
+        drop_pin(app, user, accessible, point)
     pins = app.pins()
     assert app.quit() == 0
 

@@ -7,14 +7,10 @@ import time
 
 from harness.accessibility import AccessibleApp
 from harness.geo import degrees_per_pixel
+from harness.map import map_box
 from harness.screenshots import crop, fraction_differing, is_blank
 
 WORLD = (20.0, 0.0, 2)  # the first start's view
-
-
-def map_box(accessible: AccessibleApp) -> tuple[int, int, int, int]:
-    x, y, width, height = accessible.extents("Map", "drawing area")
-    return x, y, x + width, y + height
 
 
 def test_map_draws_tiles_from_the_configured_server_with_attribution(app, tiles, accessible, screenshot):
