@@ -174,5 +174,7 @@ class App:
             return []
         return sorted(path for path in self.photos_folder.rglob("*") if path.is_file())
 
-    def wait_until(self, predicate, timeout: float, message: str):
-        return wait_until(predicate, timeout, lambda: f"{message}; app log:\n{self.log_tail()}")
+    def wait_until(self, predicate, timeout: float, message):
+        """`message`: text, or a function building it on failure (for fresh diagnostics)."""
+        return wait_until(predicate, timeout,
+                          lambda: f"{message() if callable(message) else message}; app log:\n{self.log_tail()}")
