@@ -3,9 +3,9 @@ import Foundation
 /// Turns the body of a `flickr.photos.search` answer into a page or a `FlickrError`.
 ///
 /// Lenient on purpose: Flickr sends numbers as strings or numbers, omits optional fields, and one
-/// malformed photo must not cost the rest of the page.
-enum SearchResponseDecoding {
-    static func decode(_ body: Data, requestedPage: Int, requestedPerPage: Int) throws(FlickrError) -> FlickrSearchPage {
+/// malformed photo must not cost the rest of the page. Public so the fuzzer can drive it.
+public enum SearchResponseDecoding {
+    public static func decode(_ body: Data, requestedPage: Int, requestedPerPage: Int) throws(FlickrError) -> FlickrSearchPage {
         if looksLikeJSONP(body) { throw .invalidResponse(.jsonp) }
         let envelope: Envelope
         do {

@@ -38,7 +38,8 @@ extension AppDatabase {
         guard isPhotoPath(path) else { throw StoreError.invalidPhotoPath(path) }
     }
 
-    static func isPhotoPath(_ path: String) -> Bool {
+    /// Public so the fuzzer can drive it: a path a row may name must stay inside the photos folder.
+    public static func isPhotoPath(_ path: String) -> Bool {
         let components = path.split(separator: "/", omittingEmptySubsequences: false)
         guard components.count >= 2, components[0] == photosFolderName, !path.contains("\0") else {
             return false
