@@ -23,6 +23,7 @@ extension AppDatabase: AlbumPageStore {}
 @MainActor
 final class AlbumPage {
     let root: UnsafeMutablePointer<GtkWidget>
+    private let lifetime: WidgetLifetime
     private let store: any AlbumPageStore
     private let albums: AlbumService
     private let notification: InAppNotification
@@ -59,6 +60,7 @@ final class AlbumPage {
         self.logger = logger
 
         root = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
+        lifetime = WidgetLifetime(root)
 
         progress = gtk_progress_bar_new()
         Widgets.addStyleClass(progress, "osd")
@@ -123,9 +125,14 @@ final class AlbumPage {
         preferencesButton.connect(.clicked) { [weak self] in self?.onShowPreferences?() }
         flowBox.connect(.childActivated) { [weak self] child in self?.activated(child) }
         flowBox.connect(.buttonPress) { [weak self] event in self?.buttonPressed(event) ?? false }
-        _ = albums.observe { [weak self] pinID in
+        let albumsObservation = albums.observe { [weak self] pinID in
             guard let self, pinID == self.pinID else { return }
             self.render()
+        }
+        lifetime.onDestroy { [weak self, albums] in
+            albums.stopObserving(albumsObservation)
+            self?.observation?.cancel()
+            self?.observation = nil
         }
     }
 
@@ -180,7 +187,7 @@ final class AlbumPage {
     // MARK: Rendering
 
     private func render() {
-        guard let pinID else { return }
+        guard lifetime.isAlive, let pinID else { return }
         let activity = albums.activity(ofPin: pinID)
         let failed = albums.failedPhotoIDs(ofPin: pinID)
         syncTiles(failed: failed)

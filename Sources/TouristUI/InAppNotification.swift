@@ -6,6 +6,7 @@ import GLibSwift
 @MainActor
 final class InAppNotification {
     let root: UnsafeMutablePointer<GtkWidget>
+    private let lifetime: WidgetLifetime
     private let label: UnsafeMutablePointer<GtkWidget>
     private let actionButton: UnsafeMutablePointer<GtkWidget>
     private var action: (@MainActor () -> Void)?
@@ -14,6 +15,7 @@ final class InAppNotification {
 
     init() {
         root = gtk_revealer_new()
+        lifetime = WidgetLifetime(root)
         gtk_widget_set_halign(root, GTK_ALIGN_CENTER)
         gtk_widget_set_valign(root, GTK_ALIGN_START)
         gtk_revealer_set_transition_type(root.cast(), GTK_REVEALER_TRANSITION_TYPE_SLIDE_DOWN)
@@ -45,15 +47,20 @@ final class InAppNotification {
             action?()
         }
         closeButton.connect(.clicked) { [weak self] in self?.dismiss() }
+        lifetime.onDestroy { [weak self] in self?.finishPrevious() }
     }
 
-    var isShown: Bool { gtk_revealer_get_reveal_child(root.cast()) != 0 }
-    var message: String { String(cString: gtk_label_get_text(label.cast())) }
+    var isShown: Bool { lifetime.isAlive && gtk_revealer_get_reveal_child(root.cast()) != 0 }
+    var message: String { lifetime.isAlive ? String(cString: gtk_label_get_text(label.cast())) : "" }
 
     /// Shows `message`; `onDismiss` runs when it goes away without its action being taken.
     func show(_ message: String, actionLabel: String? = nil, seconds: UInt32 = 6,
               action: (@MainActor () -> Void)? = nil, onDismiss: (@MainActor () -> Void)? = nil) {
         finishPrevious()
+        guard lifetime.isAlive else {
+            onDismiss?() // nobody can take the action any more
+            return
+        }
         gtk_label_set_text(label.cast(), message)
         if let actionLabel, action != nil {
             gtk_button_set_label(actionButton.cast(), actionLabel)
@@ -69,6 +76,7 @@ final class InAppNotification {
 
     func dismiss() {
         finishPrevious()
+        guard lifetime.isAlive else { return }
         gtk_revealer_set_reveal_child(root.cast(), 0)
     }
 

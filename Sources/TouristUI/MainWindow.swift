@@ -10,7 +10,8 @@ import TouristStore
 final class MainWindow {
     static let defaultSize = (width: 1000, height: 700)
 
-    let window: UnsafeMutablePointer<GtkWidget>
+    private let window: UnsafeMutablePointer<GtkWidget>
+    private let lifetime: WidgetLifetime
     private let headerBar: UnsafeMutablePointer<GtkWidget>
     private let stack: UnsafeMutablePointer<GtkWidget>
     let notification = InAppNotification()
@@ -28,6 +29,8 @@ final class MainWindow {
     /// Size while not maximized: what we restore, so un-maximizing after a restart still works.
     private var trackedSize = MainWindow.defaultSize
     private var isMaximized = false
+    private var savedWindowState: WindowState?
+    private let windowStateDebouncer = Debouncer(milliseconds: ViewportKeeper.quietMilliseconds)
 
     init(application: UnsafeMutablePointer<GtkApplication>, context: AppContext) {
         logger = context.logger
@@ -35,6 +38,7 @@ final class MainWindow {
         viewportKeeper = context.database.map { ViewportKeeper(store: $0, logger: context.logger) }
 
         window = gtk_application_window_new(application)
+        lifetime = WidgetLifetime(window)
         gtk_window_set_title(window.cast(), AppInfo.name)
         gtk_window_set_icon_name(window.cast(), AppInfo.id)
 
@@ -94,8 +98,29 @@ final class MainWindow {
     }
 
     func present() {
+        guard lifetime.isAlive else { return }
         gtk_window_present(window.cast())
     }
+
+    /// Closes the window (its close button, Ctrl+Q, a signal): it disappears at once, and is
+    /// destroyed once the map has let go of its downloads; what must survive is saved as it goes.
+    func close() {
+        guard lifetime.isAlive, !isClosing else { return }
+        isClosing = true
+        gtk_widget_hide(window)
+        let window = self.window
+        guard let mapPage else { return gtk_widget_destroy(window) }
+        mapPage.cancelTileDownloads { [lifetime] in
+            if lifetime.isAlive { gtk_widget_destroy(window) }
+        }
+    }
+
+    private var isClosing = false
+
+    var isOpen: Bool { lifetime.isAlive }
+
+    /// The window as a parent for dialogs, while it exists.
+    var liveWindow: UnsafeMutablePointer<GtkWidget>? { lifetime.isAlive ? window : nil }
 
     // MARK: Pages
 
@@ -129,18 +154,15 @@ final class MainWindow {
         gtk_stack_get_visible_child_name(stack.cast()).map { String(cString: $0) } ?? ""
     }
 
-    /// Writes what must survive a restart: the map position and the window size.
-    func saveState() {
+    /// The window is being destroyed, however it was closed (its close button, Ctrl+Q, a signal):
+    /// queued writes land and what was last seen is saved. Nothing here reads a widget; the map
+    /// position and the window size were recorded as they changed.
+    private func windowDestroyed() {
+        windowStateDebouncer.cancel()
         pins?.finishPendingWork()
         albumPage?.finishPendingDeletions()
-        if let mapPage { viewportKeeper?.saveNow(mapPage.viewport) }
-        guard let store else { return }
-        do {
-            try store.saveWindowState(WindowState(width: trackedSize.width, height: trackedSize.height,
-                                                  isMaximized: isMaximized))
-        } catch {
-            logger.error("Could not save the window size: \(error.localizedDescription)")
-        }
+        viewportKeeper?.flush()
+        saveWindowStateNow()
     }
 
     // MARK: Viewport
@@ -170,6 +192,8 @@ final class MainWindow {
             maximized = state.isMaximized
         }
         trackedSize = size
+        isMaximized = maximized
+        savedWindowState = windowState
         gtk_window_set_default_size(window.cast(), Int32(size.width), Int32(size.height))
         if maximized { gtk_window_maximize(window.cast()) }
         // Without a window manager (tests, kiosks) the window would otherwise land anywhere.
@@ -184,16 +208,49 @@ final class MainWindow {
                 gtk_window_get_size(self.window.cast(), &width, &height)
                 self.trackedSize = (Int(width), Int(height))
             }
+            self.windowStateChanged()
             return false
         }
         window.connect(.windowState) { [weak self] event in
             let state = event.pointee.window_state.new_window_state
             self?.isMaximized = state.rawValue & GDK_WINDOW_STATE_MAXIMIZED.rawValue != 0
+            self?.windowStateChanged()
             return false
         }
         window.connect(.delete) { [weak self] _ in
-            self?.saveState()
-            return false
+            self?.close()
+            return true // close() destroys the window when the map is ready for it
+        }
+        lifetime.onDestroy { [weak self] in self?.windowDestroyed() }
+    }
+
+    private var windowState: WindowState {
+        WindowState(width: trackedSize.width, height: trackedSize.height, isMaximized: isMaximized)
+    }
+
+    /// Saved in the background once resizing pauses, like the map position.
+    private func windowStateChanged() {
+        guard let store, windowState != savedWindowState else { return }
+        windowStateDebouncer.schedule { [weak self] in
+            guard let self else { return }
+            let state = self.windowState
+            self.savedWindowState = state
+            let logger = self.logger
+            Task.detached {
+                do { try store.saveWindowState(state) } catch {
+                    logger.error("Could not save the window size: \(error.localizedDescription)")
+                }
+            }
+        }
+    }
+
+    private func saveWindowStateNow() {
+        guard let store, windowState != savedWindowState else { return }
+        do {
+            try store.saveWindowState(windowState)
+            savedWindowState = windowState
+        } catch {
+            logger.error("Could not save the window size: \(error.localizedDescription)")
         }
     }
 

@@ -14,6 +14,7 @@ final class MapPage {
 
     let root: UnsafeMutablePointer<GtkWidget>
     let map: UnsafeMutablePointer<OsmGpsMap>
+    private let lifetime: WidgetLifetime
     private let zoomInButton: UnsafeMutablePointer<GtkWidget>
     private let zoomOutButton: UnsafeMutablePointer<GtkWidget>
 
@@ -32,6 +33,7 @@ final class MapPage {
         // libsoup 2 is loaded only for osm-gps-map, whose retry of a failed tile trips a libsoup
         // assertion once per tile when offline: noise for users, kept for `VIRTUAL_TOURIST_LOG=debug`.
         GLibLogRouting.route(domain: "libsoup", to: logger, warningLevel: .debug, criticalLevel: .debug)
+        lifetime = WidgetLifetime(map)
         gtk_widget_set_hexpand(map.widget, 1)
         gtk_widget_set_vexpand(map.widget, 1)
         Widgets.setAccessibleName(map, "Map")
@@ -83,15 +85,19 @@ final class MapPage {
     /// Set by the window once pins are wired, for frame statistics.
     weak var pinLayer: PinLayer?
 
-    /// The centre and zoom the map shows now.
+    /// The centre and zoom the map shows now (the last one it showed, once it is destroyed).
     var viewport: Viewport {
+        guard lifetime.isAlive else { return lastViewport }
         var latitude = 0.0, longitude = 0.0
         var zoom: Int32 = 0
         vt_osm_gps_map_get_view(map, &latitude, &longitude, &zoom)
         return Viewport(latitude: latitude, longitude: longitude, zoom: Int(zoom))
     }
 
+    private var lastViewport = Viewport.world
+
     func show(_ viewport: Viewport) {
+        guard lifetime.isAlive else { return }
         let latitude = min(max(viewport.latitude, -85.0511), 85.0511)
         let longitude = min(max(viewport.longitude, -180), 180)
         let zoom = min(max(viewport.zoom, Self.minZoom), Self.maxZoom)
@@ -101,16 +107,33 @@ final class MapPage {
     var canZoomIn: Bool { viewport.zoom < Self.maxZoom }
     var canZoomOut: Bool { viewport.zoom > Self.minZoom }
 
-    func zoomIn() { osm_gps_map_zoom_in(map) }
-    func zoomOut() { osm_gps_map_zoom_out(map) }
+    func zoomIn() { if lifetime.isAlive { osm_gps_map_zoom_in(map) } }
+    func zoomOut() { if lifetime.isAlive { osm_gps_map_zoom_out(map) } }
 
-    var tilesQueued: Int { Int(vt_osm_gps_map_tiles_queued(map)) }
+    var tilesQueued: Int { lifetime.isAlive ? Int(vt_osm_gps_map_tiles_queued(map)) : 0 }
+
+    /// Cancels the tile downloads and calls `done` once libsoup has reported every one of them.
+    ///
+    /// osm-gps-map frees its queue of downloads when it is destroyed, but libsoup delivers the
+    /// cancellations a main-loop turn later, into that freed table (a crash). So the window waits
+    /// for them before it destroys the map; a second at most.
+    func cancelTileDownloads(then done: @escaping @MainActor () -> Void) {
+        guard lifetime.isAlive, tilesQueued > 0 else { return done() }
+        osm_gps_map_download_cancel_all(map)
+        let deadline = DispatchTime.now().uptimeNanoseconds + 1_000_000_000
+        func check() {
+            if tilesQueued == 0 || DispatchTime.now().uptimeNanoseconds > deadline { return done() }
+            Timeout.after(milliseconds: 10) { check() }
+        }
+        check()
+    }
 
     /// Zoom actions follow the zoom level; the window owns the actions, so it passes this in.
     var onZoomLimitsChanged: ((_ canZoomIn: Bool, _ canZoomOut: Bool) -> Void)?
 
     private func mapChanged() {
         let current = viewport // one read of the widget's properties per change
+        lastViewport = current
         onZoomLimitsChanged?(current.zoom < Self.maxZoom, current.zoom > Self.minZoom)
         onViewportChanged?(current)
     }

@@ -17,6 +17,7 @@ final class PhotoTile {
     }
 
     let child: UnsafeMutablePointer<GtkWidget>
+    private let lifetime: WidgetLifetime
     private let stack: UnsafeMutablePointer<GtkWidget>
     private let image: UnsafeMutablePointer<GtkWidget>
     private let spinner: UnsafeMutablePointer<GtkWidget>
@@ -30,6 +31,7 @@ final class PhotoTile {
         self.photo = photo
         self.resolvePath = resolvePath
         child = gtk_flow_box_child_new()
+        lifetime = WidgetLifetime(child)
         Widgets.addStyleClass(child, "photo-tile")
         gtk_widget_set_size_request(child, Self.side, Self.side)
         stack = gtk_stack_new()
@@ -100,7 +102,7 @@ final class PhotoTile {
     }
 
     private func show(_ decoded: DecodedPixbuf?, for relativePath: String) {
-        guard state == .loading(path: relativePath) else { return } // superseded
+        guard lifetime.isAlive, state == .loading(path: relativePath) else { return } // superseded
         guard let decoded else {
             state = .failed
             gtk_spinner_stop(spinner.cast())

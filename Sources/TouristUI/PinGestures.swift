@@ -34,14 +34,19 @@ final class PinGestures {
     }
 
     private let map: UnsafeMutablePointer<OsmGpsMap>
+    private let lifetime: WidgetLifetime
     private let layer: PinLayer
     private let handlers: Handlers
     private var state = State.idle
 
     init(map: UnsafeMutablePointer<OsmGpsMap>, layer: PinLayer, handlers: Handlers) {
         self.map = map
+        lifetime = WidgetLifetime(map)
         self.layer = layer
         self.handlers = handlers
+        lifetime.onDestroy { [weak self] in
+            if case .pressed(_, _, _, let hold) = self?.state { hold.cancel() }
+        }
         map.connect(.buttonPress) { [weak self] event in self?.buttonPressed(event) ?? false }
         map.connect(.motionNotify) { [weak self] event in self?.moved(event) ?? false }
         map.connect(.buttonRelease) { [weak self] event in self?.buttonReleased(event) ?? false }
@@ -119,7 +124,7 @@ final class PinGestures {
     }
 
     private func held() {
-        guard case .pressed(let x, let y, let pin, _) = state else { return }
+        guard lifetime.isAlive, case .pressed(let x, let y, let pin, _) = state else { return }
         if let pin {
             // Keep the pin where it was grabbed: offset between pointer and the pin's tip.
             let tip = layerPoint(of: pin)

@@ -20,6 +20,7 @@ struct PinMark: Equatable {
 @MainActor
 final class PinLayer {
     private let map: UnsafeMutablePointer<OsmGpsMap>
+    private let lifetime: WidgetLifetime
     private var layer: OpaquePointer?
     /// Draw order: northern pins first, so pins further south (lower on screen) overlap them.
     private var marks: [PinMark] = []
@@ -43,6 +44,7 @@ final class PinLayer {
 
     init(map: UnsafeMutablePointer<OsmGpsMap>) {
         self.map = map
+        lifetime = WidgetLifetime(map)
         image = PinImage(scale: gtk_widget_get_scale_factor(map.widget))
         let box = Unmanaged.passRetained(WeakPinLayer(self)).toOpaque()
         layer = vt_pin_layer_new({ _, cr, data in
@@ -118,6 +120,7 @@ final class PinLayer {
     }
 
     func redraw() {
+        guard lifetime.isAlive else { return }
         gtk_widget_queue_draw(map.widget)
     }
 

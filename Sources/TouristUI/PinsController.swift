@@ -16,6 +16,7 @@ final class PinsController {
     private let layer: PinLayer
     private let notification: InAppNotification
     private let logger: Logger
+    private let lifetime: WidgetLifetime
     private var gestures: PinGestures?
     private var observation: StoreObservation?
     private var tickets: [PinKey: PinTicket] = [:]
@@ -39,6 +40,7 @@ final class PinsController {
         self.layer = PinLayer(map: map)
         self.notification = notification
         self.logger = logger
+        lifetime = WidgetLifetime(map)
         gestures = PinGestures(map: map, layer: layer, handlers: .init(
             drop: { [unowned self] latitude, longitude in self.drop(latitude: latitude, longitude: longitude) },
             dragMoved: { _ in },
@@ -54,6 +56,10 @@ final class PinsController {
         }, onChange: { [weak self] pins in
             self?.show(pins)
         })
+        lifetime.onDestroy { [weak self] in
+            self?.observation?.cancel()
+            self?.observation = nil
+        }
     }
 
     var pinLayer: PinLayer { layer }

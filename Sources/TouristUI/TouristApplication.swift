@@ -76,7 +76,7 @@ public final class TouristApplication {
         ImageDecoding.prepare()
         gtk_window_set_default_icon_name(AppInfo.id)
         addAction("quit", accels: ["<Primary>q"]) { [weak self] in self?.quit() }
-        addAction("about") { [weak self] in AboutDialog.present(over: self?.mainWindow?.window) }
+        addAction("about") { [weak self] in AboutDialog.present(over: self?.mainWindow?.liveWindow) }
         addAction("preferences", accels: ["<Primary>comma"]) { [weak self] in self?.showPreferences() }
         setAccels("win.zoom-in", ["<Primary>plus", "<Primary>equal", "<Primary>KP_Add"])
         setAccels("win.zoom-out", ["<Primary>minus", "<Primary>KP_Subtract"])
@@ -98,25 +98,26 @@ public final class TouristApplication {
     }
 
     private func activate() {
-        if mainWindow == nil, let context {
+        if mainWindow?.isOpen != true, let context {
             mainWindow = MainWindow(application: application, context: context)
         }
         mainWindow?.present()
     }
 
+    /// Runs after the window is gone: the window saved what it shows as it closed.
     private func shutdown() {
-        mainWindow?.saveState()
         context?.albums?.cancelAll()
     }
 
     private func showPreferences() {
-        PreferencesDialog.present(over: mainWindow?.window, keyResolver: keyResolver) { [weak self] in
+        PreferencesDialog.present(over: mainWindow?.liveWindow, keyResolver: keyResolver) { [weak self] in
             self?.mainWindow?.apiKeyChanged()
         }
     }
 
+    /// Ctrl+Q and signals close the window as its close button does, so every way out saves alike.
     private func quit() {
-        mainWindow?.saveState()
+        mainWindow?.close()
         g_application_quit(application.cast())
     }
 

@@ -3,7 +3,8 @@ import Logging
 import TouristStore
 
 /// Restores the map's centre and zoom at start and saves them while the user moves around:
-/// debounced while moving (off the main thread), and synchronously on quit.
+/// debounced while moving (off the main thread), and on quit the last viewport the map reported
+/// (never read from the widget then: it may already be gone).
 @MainActor
 final class ViewportKeeper {
     static let quietMilliseconds: UInt32 = 500
@@ -12,6 +13,7 @@ final class ViewportKeeper {
     private let logger: Logger
     private let debouncer = Debouncer(milliseconds: quietMilliseconds)
     private var lastSaved: Viewport?
+    private var latest: Viewport?
     /// Told when a save fails, with a message a person can act on.
     var onSaveError: ((String) -> Void)?
 
@@ -33,9 +35,11 @@ final class ViewportKeeper {
     /// The map has shown `viewport` after a restore: no need to write it back.
     func markRestored(_ viewport: Viewport) {
         lastSaved = viewport
+        latest = viewport
     }
 
     func viewportChanged(_ viewport: Viewport) {
+        latest = viewport
         guard viewport != lastSaved else {
             debouncer.cancel()
             return
@@ -43,10 +47,10 @@ final class ViewportKeeper {
         debouncer.schedule { [weak self] in self?.saveInBackground(viewport) }
     }
 
-    /// On quit: write what the map shows now, after any background save already queued.
-    func saveNow(_ viewport: Viewport) {
+    /// On quit: write the last viewport the map reported, after any background save already queued.
+    func flush() {
         debouncer.cancel()
-        guard viewport != lastSaved else { return }
+        guard let viewport = latest, viewport != lastSaved else { return }
         do {
             try store.saveViewport(viewport)
             lastSaved = viewport

@@ -98,6 +98,41 @@ def test_window_size_is_remembered(app, display):
     assert abs(restored_width - width) <= 60 and abs(restored_height - height) <= 60
 
 
+def _move_the_map(app, tiles, user, accessible):
+    tiles.wait_for_tile_requests(count=4)
+    left, top, right, bottom = map_box(accessible)
+    centre = ((left + right) // 2, (top + bottom) // 2)
+    user.drag(centre[0], centre[1], centre[0] - 200, centre[1] - 100, steps=12)
+    user.scroll(centre[0], centre[1], clicks=1)
+    time.sleep(0.1)  # well before the debounced save: only the close itself can save it
+    return left, top, right, bottom
+
+
+def test_the_window_close_button_keeps_the_view(app, tiles, user, accessible):
+    _move_the_map(app, tiles, user, accessible)
+    accessible.click("Close")  # the header bar's own close button, through accessibility
+    assert app.wait_for_exit(15) == 0
+    viewport = app.viewport()
+    assert viewport is not None and viewport[2] == WORLD[2] + 1, viewport
+    assert viewport[1] > WORLD[1] + 5 and viewport[0] < WORLD[0] - 2, f"the panned centre was kept: {viewport}"
+    assert "G_IS_OBJECT" not in app.log_text() and "CRITICAL" not in app.log_text(), app.log_tail()
+
+
+def test_clicking_the_close_button_with_the_mouse_keeps_the_view_and_window_size(app, tiles, user, accessible,
+                                                                                 display):
+    from harness.xdotool import xdotool
+
+    xdotool(display, "windowsize", "--sync", app.window_id, 900, 620)
+    _move_the_map(app, tiles, user, accessible)
+    x, y, width, height = accessible.extents("Close", "push button")
+    user.click(x + width // 2, y + height // 2)
+    assert app.wait_for_exit(15) == 0
+    viewport = app.viewport()
+    assert viewport is not None and viewport[2] == WORLD[2] + 1, viewport
+    width, height, _ = app.query("SELECT width, height, is_maximized FROM window_state")[0]
+    assert abs(width - 900) <= 60 and abs(height - 620) <= 60, (width, height)
+
+
 def test_sigterm_saves_the_view_and_exits_cleanly(app, tiles, user, accessible):
     tiles.wait_for_tile_requests(count=4)
     left, top, right, bottom = map_box(accessible)
