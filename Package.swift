@@ -45,7 +45,7 @@ let package = Package(
         .testTarget(name: "TouristAlbumsTests", dependencies: ["TouristAlbums", "FlickrClient", "TouristStore",
                                                                "FlickrTestSupport"]),
         .testTarget(name: "GLibSwiftTests", dependencies: ["GLibSwift", "CGtk"]),
-        .testTarget(name: "TouristUITests", dependencies: ["TouristUI", "TouristStore", "GLibSwift", "CGtk"]),
+        .testTarget(name: "TouristUITests", dependencies: ["TouristUI", "TouristStore", "FlickrClient", "GLibSwift", "CGtk"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -22,8 +22,12 @@ public struct FlickrConfiguration: Sendable, Equatable {
     public var minimumUploadDate: Int
     /// Seconds to wait for a search answer.
     public var searchTimeout: TimeInterval
-    /// Seconds to wait for one image download (each attempt).
+    /// Seconds one photo may take in all, retries included (its deadline).
     public var downloadTimeout: TimeInterval
+    /// Seconds a download may go without receiving a byte before it counts as stalled.
+    public var stallTimeout: TimeInterval
+    /// Largest photo body accepted, in bytes; a larger one is refused before it is read whole.
+    public var maxPhotoBytes: Int
     /// Images downloaded at once, across all pins.
     public var maxConcurrentDownloads: Int
     /// Extra attempts after the first for transient download failures (time-out, connection lost, 5xx, 429).
@@ -39,7 +43,9 @@ public struct FlickrConfiguration: Sendable, Equatable {
                 albumSize: Int = 30,
                 minimumUploadDate: Int = FlickrConfiguration.defaultMinimumUploadDate,
                 searchTimeout: TimeInterval = 20,
-                downloadTimeout: TimeInterval = 30,
+                downloadTimeout: TimeInterval = 20,
+                stallTimeout: TimeInterval = 10,
+                maxPhotoBytes: Int = 20 << 20,
                 maxConcurrentDownloads: Int = 6,
                 retryCount: Int = 3,
                 retryBaseDelay: TimeInterval = 0.5,
@@ -51,6 +57,8 @@ public struct FlickrConfiguration: Sendable, Equatable {
         self.minimumUploadDate = minimumUploadDate
         self.searchTimeout = searchTimeout
         self.downloadTimeout = downloadTimeout
+        self.stallTimeout = stallTimeout
+        self.maxPhotoBytes = maxPhotoBytes
         self.maxConcurrentDownloads = maxConcurrentDownloads
         self.retryCount = retryCount
         self.retryBaseDelay = retryBaseDelay

@@ -37,8 +37,14 @@ public enum FlickrError: Error, LocalizedError, Equatable, Hashable, Sendable {
     case invalidSearch(String)
     /// The body was shorter (or longer) than the `Content-Length` the server announced.
     case incompleteDownload(expected: Int64, received: Int64)
-    /// The downloaded body did not pass image validation.
+    /// The downloaded body is not an image at all (an HTML page, JSON, an unknown format).
     case notAnImage
+    /// The body is an image that must not be kept (cut short, damaged, too many pixels).
+    case unusableImage(UnusableImageReason)
+    /// The body is larger than the photo byte limit; it was not read whole.
+    case photoTooLarge(limit: Int)
+    /// The server stopped sending bytes for longer than the stall time-out.
+    case stalled
     /// Reading or writing a file failed.
     case fileSystem(path: String, reason: String)
     /// The request was cancelled (task or group cancellation).
@@ -55,12 +61,22 @@ public enum FlickrError: Error, LocalizedError, Equatable, Hashable, Sendable {
         case notHTTP
     }
 
+    public enum UnusableImageReason: Sendable, Hashable {
+        /// The image ends before its format's end marker: the transfer was cut.
+        case truncated
+        /// Its header announces more pixels than a photo may have (a decompression bomb, say).
+        case tooManyPixels(width: Int, height: Int)
+        /// The decoder rejected it.
+        case damaged
+    }
+
     /// Whether the same request may well succeed if simply retried shortly, with nothing changed.
     /// The downloader retries exactly these; connectivity problems (offline, cannot connect, host not
     /// found) are not transient in this sense but are worth a Retry button: see `isConnectivityProblem`.
     public var isTransient: Bool {
         switch self {
-        case .timedOut, .connectionLost, .serviceUnavailable, .searchUnavailable, .incompleteDownload:
+        case .timedOut, .connectionLost, .serviceUnavailable, .searchUnavailable, .incompleteDownload, .stalled,
+             .unusableImage(.truncated):
             return true
         case .httpStatus(let status):
             return status >= 500 || status == 429 || status == 408
@@ -123,6 +139,16 @@ public enum FlickrError: Error, LocalizedError, Equatable, Hashable, Sendable {
             return "The photo download was cut short (\(received) of \(expected) bytes)."
         case .notAnImage:
             return "The photo server sent something that isn't an image."
+        case .unusableImage(.truncated):
+            return "The photo arrived incomplete."
+        case .unusableImage(.tooManyPixels(let width, let height)):
+            return "The photo is too large to show (\(width) × \(height) pixels)."
+        case .unusableImage(.damaged):
+            return "The photo is damaged and can't be shown."
+        case .photoTooLarge(let limit):
+            return "The photo is larger than \(limit >> 20) MB, too large to download."
+        case .stalled:
+            return "The photo server stopped sending the photo."
         case .fileSystem(let path, let reason):
             return "Virtual Tourist couldn't write \(path): \(reason)."
         case .cancelled:
@@ -156,7 +182,8 @@ public enum FlickrError: Error, LocalizedError, Equatable, Hashable, Sendable {
         case .invalidResponse(let reason):
             switch reason {
             case .jsonp:
-                return "The server answered in JSONP; requests must ask for plain JSON (nojsoncallback=1)."
+                return "Try again later. If VIRTUAL_TOURIST_FLICKR_URL is set, check that it points at Flickr's REST API "
+                    + "(https://api.flickr.com/services/rest/)."
             default:
                 return "Try again later. If it keeps happening, check that VIRTUAL_TOURIST_FLICKR_URL points at Flickr's REST API."
             }
@@ -168,9 +195,9 @@ public enum FlickrError: Error, LocalizedError, Equatable, Hashable, Sendable {
             return "Use an https:// address such as https://api.flickr.com/services/rest/."
         case .invalidSearch:
             return "Choose a search radius above 0 and below 32 km and an album size from 1 to 500."
-        case .incompleteDownload:
-            return "Try again."
-        case .notAnImage:
+        case .incompleteDownload, .unusableImage(.truncated), .stalled:
+            return "Check your internet connection, then click the photo to try again."
+        case .notAnImage, .unusableImage, .photoTooLarge:
             return "Try New Collection to fetch other photos."
         case .fileSystem:
             return "Check that there is free disk space and that the folder is writable."

@@ -1,24 +1,64 @@
 import Foundation
 
-/// Checks that a downloaded body is an image before it is kept.
+/// Decides whether a downloaded body is a photo worth keeping, and in which format. Runs off the
+/// main thread. The UI passes one that also decodes the image (`ImageValidation.check` is the
+/// structural part both share).
+public typealias ImageValidator = @Sendable (Data) -> Result<ImageValidation.Format, FlickrError>
+
+/// Checks that a downloaded body is a whole image before it is kept.
 public enum ImageValidation {
     public enum Format: String, Sendable {
         case jpeg, png, gif, webp
+
+        /// The file name extension a file of this format carries.
+        public var fileExtension: String {
+            switch self {
+            case .jpeg: return "jpg"
+            case .png: return "png"
+            case .gif: return "gif"
+            case .webp: return "webp"
+            }
+        }
     }
 
     /// The format announced by the body's first bytes, or `nil` (HTML error pages, JSON, empty bodies).
     public static func format(of data: Data) -> Format? {
         let bytes = [UInt8](data.prefix(12))
         if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
-        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if bytes.starts(with: pngSignature) { return .png }
         if bytes.starts(with: Array("GIF87a".utf8)) || bytes.starts(with: Array("GIF89a".utf8)) { return .gif }
         if bytes.count == 12, bytes.starts(with: Array("RIFF".utf8)), bytes[8...].elementsEqual("WEBP".utf8) { return .webp }
         return nil
     }
 
-    /// The default validator: JPEG, PNG, GIF or WebP magic bytes. The UI passes a stricter one that
-    /// decodes the image.
-    @Sendable public static func hasImageSignature(_ data: Data) -> Bool {
-        format(of: data) != nil
+    /// The structural check: a known format whose end marker is present. A decoder is lenient with
+    /// a body cut short (it paints the missing part grey), so the end marker is what proves the
+    /// image arrived whole.
+    @Sendable public static func check(_ data: Data) -> Result<Format, FlickrError> {
+        guard let format = format(of: data) else { return .failure(.notAnImage) }
+        return isComplete(data, format: format) ? .success(format) : .failure(.unusableImage(.truncated))
     }
+
+    /// Whether the body ends the way a whole image of `format` ends.
+    public static func isComplete(_ data: Data, format: Format) -> Bool {
+        switch format {
+        case .jpeg:
+            // EOI (FF D9); some encoders pad after it, so trailing zero bytes are allowed.
+            let trimmed = data.reversed().drop(while: { $0 == 0x00 }).prefix(2)
+            return Array(trimmed) == [0xD9, 0xFF]
+        case .png:
+            return data.suffix(12).elementsEqual(pngEnd)
+        case .gif:
+            return data.last == 0x3B // the trailer
+        case .webp:
+            guard data.count >= 12 else { return false }
+            let size = data.subdata(in: data.startIndex + 4 ..< data.startIndex + 8)
+                .enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
+            return data.count >= size + 8
+        }
+    }
+
+    private static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    /// An empty IEND chunk: length 0, type, CRC.
+    private static let pngEnd: [UInt8] = [0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]
 }

@@ -11,64 +11,66 @@ import Darwin
 #endif
 import Logging
 
-/// One image to fetch: from `source` (a `url_*` of a search result) to the file `destination`.
+/// One image to fetch from `source` (a `url_*` of a search result).
 public struct PhotoDownloadRequest: Sendable, Hashable {
     public var photoID: String
     public var source: URL
-    public var destination: URL
 
-    public init(photoID: String, source: URL, destination: URL) {
+    public init(photoID: String, source: URL) {
         self.photoID = photoID
         self.source = source
-        self.destination = destination
     }
+}
+
+/// A downloaded, validated image waiting in the staging folder for its owner to take it.
+public struct StagedPhoto: Sendable, Hashable {
+    public var file: URL
+    public var format: ImageValidation.Format
 }
 
 /// The outcome of one request, reported as soon as it is known.
 public struct PhotoDownloadEvent: Sendable, Hashable {
     public var photoID: String
-    /// The finished file (the request's destination) or why there is none.
-    public var result: Result<URL, FlickrError>
+    public var result: Result<StagedPhoto, FlickrError>
 
-    public init(photoID: String, result: Result<URL, FlickrError>) {
+    public init(photoID: String, result: Result<StagedPhoto, FlickrError>) {
         self.photoID = photoID
         self.result = result
     }
 }
 
-/// Decides whether a downloaded body is an image worth keeping. Runs off the main thread.
-public typealias ImageValidator = @Sendable (Data) -> Bool
-
 /// Downloading album photos. `PhotoDownloader` is the live implementation.
 public protocol PhotoDownloading: Sendable {
-    /// Downloads `requests`, reporting each as it finishes; the stream ends when all are reported.
-    /// Stopping iteration (or cancelling the iterating task) cancels what is left.
-    func download(_ requests: [PhotoDownloadRequest], group: String) -> AsyncStream<PhotoDownloadEvent>
-    /// Cancels every unfinished download started under `group` (e.g. one pin's album).
-    func cancel(group: String)
+    /// Downloads `requests` and hands each outcome to `receive` as soon as it is known. A staged
+    /// file belongs to `receive` while it runs: move it away to keep it; whatever is still staged
+    /// when `receive` returns is deleted. Returns once every request has been reported; cancelling
+    /// the calling task cancels what is left (and nothing is left behind in the staging folder).
+    func download(_ requests: [PhotoDownloadRequest],
+                  receive: @escaping @Sendable (PhotoDownloadEvent) async -> Void) async
 }
 
-/// Downloads images to files with bounded concurrency, retries, validation and atomic placement.
-///
-/// Each body is checked (status, `Content-Length`, validator) in memory, written to
-/// `<destination>.<random>.part` beside the destination and renamed into place; nothing partial is
-/// ever left behind, whether the download fails or is cancelled.
+/// Downloads images with bounded concurrency, a stall time-out, a deadline per photo, a byte limit,
+/// retries and validation. A body becomes a file only once it has passed every check, written to
+/// `<staging>/<random>.part` and renamed to its real type's extension.
 public final class PhotoDownloader: PhotoDownloading {
     public let configuration: FlickrConfiguration
+    public let stagingFolder: URL
     private let validator: ImageValidator
-    private let session: URLSession
+    private let transfers: PhotoTransfers
     private let logger: Logger
     private let slots: DownloadSlots
-    private let groups = GroupRegistry()
 
-    public init(configuration: FlickrConfiguration,
-                validator: @escaping ImageValidator = ImageValidation.hasImageSignature,
+    /// - parameter stagingFolder: on the same file system as the photos, so taking a file is a rename.
+    public init(configuration: FlickrConfiguration, stagingFolder: URL,
+                validator: @escaping ImageValidator = ImageValidation.check,
                 logger: Logger = Logger(label: "virtual-tourist.flickr.downloads")) {
         self.configuration = configuration
+        self.stagingFolder = stagingFolder
         self.validator = validator
         self.logger = logger
         slots = DownloadSlots(limit: max(1, configuration.maxConcurrentDownloads))
         let sessionConfiguration = URLSessionConfiguration.ephemeral
+        // Our own stall time-out and deadline decide; URLSession's are a backstop after them.
         sessionConfiguration.timeoutIntervalForRequest = URLSession.backstop(for: configuration.downloadTimeout)
         sessionConfiguration.timeoutIntervalForResource = URLSession.backstop(for: configuration.downloadTimeout)
         sessionConfiguration.httpMaximumConnectionsPerHost = max(1, configuration.maxConcurrentDownloads)
@@ -76,71 +78,53 @@ public final class PhotoDownloader: PhotoDownloading {
         sessionConfiguration.urlCache = nil
         sessionConfiguration.httpCookieStorage = nil
         sessionConfiguration.httpShouldSetCookies = false
-        session = URLSession(configuration: sessionConfiguration)
+        transfers = PhotoTransfers(configuration: sessionConfiguration)
     }
 
     deinit {
-        groups.cancelAll()
-        session.finishTasksAndInvalidate()
+        transfers.invalidate()
     }
 
-    // MARK: - Starting and cancelling
-
-    public func download(_ requests: [PhotoDownloadRequest], group: String) -> AsyncStream<PhotoDownloadEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: PhotoDownloadEvent.self, bufferingPolicy: .unbounded)
-        let token = UUID()
-        let task = groups.register(group: group, token: token) {
-            Task { [self] in
-                await withTaskGroup(of: Void.self) { taskGroup in
-                    for request in requests {
-                        taskGroup.addTask {
-                            let result = await self.fetch(request)
-                            continuation.yield(PhotoDownloadEvent(photoID: request.photoID, result: result))
-                        }
-                    }
+    public func download(_ requests: [PhotoDownloadRequest],
+                         receive: @escaping @Sendable (PhotoDownloadEvent) async -> Void) async {
+        await withTaskGroup(of: Void.self) { group in
+            for request in requests {
+                group.addTask {
+                    let result = await self.fetch(request)
+                    await receive(PhotoDownloadEvent(photoID: request.photoID, result: result))
+                    // Whatever the receiver did not take goes now, cancelled or not.
+                    if case .success(let staged) = result { unlink(staged.file.path) }
                 }
-                continuation.finish()
-                groups.remove(group: group, token: token)
             }
         }
-        continuation.onTermination = { _ in task.cancel() }
-        return stream
-    }
-
-    /// Downloads one image and returns its file; `.cancelled` if `group` is cancelled or the task is.
-    public func download(_ request: PhotoDownloadRequest, group: String = "") async throws(FlickrError) -> URL {
-        for await event in download([request], group: group) {
-            return try event.result.get()
-        }
-        throw .cancelled
-    }
-
-    public func cancel(group: String) {
-        let cancelled = groups.cancel(group: group)
-        if cancelled > 0 { logger.debug("Downloads cancelled", metadata: ["group": "\(group)", "batches": "\(cancelled)"]) }
-    }
-
-    /// Cancels everything, e.g. on quit.
-    public func cancelAll() {
-        groups.cancelAll()
     }
 
     // MARK: - One photo
 
-    /// All attempts for one request; a slot is held only while a request is on the wire.
-    private func fetch(_ request: PhotoDownloadRequest) async -> Result<URL, FlickrError> {
+    /// All attempts for one request, within its deadline; a slot is held only while on the wire.
+    private func fetch(_ request: PhotoDownloadRequest) async -> Result<StagedPhoto, FlickrError> {
         var retries = 0
+        var stalls = 0
+        var deadline: UInt64?
         while true {
             do {
                 try await slots.acquire()
             } catch {
                 return .failure(.cancelled)
             }
-            let (result, retryAfter) = await attempt(request)
+            // The clock starts with the first attempt on the wire, not while queued behind others.
+            let photoDeadline = deadline ?? DispatchTime.now().uptimeNanoseconds
+                + UInt64(max(0, configuration.downloadTimeout) * 1e9)
+            deadline = photoDeadline
+            let (result, retryAfter) = await attempt(request, deadline: photoDeadline)
             await slots.release()
 
             guard case .failure(let error) = result else { return result }
-            guard error.isTransient, retries < configuration.retryCount, !Task.isCancelled else {
+            if error == .stalled { stalls += 1 }
+            let timeLeft = Double(Int64(photoDeadline) - Int64(DispatchTime.now().uptimeNanoseconds)) / 1e9
+            // A server that stalls once will likely stall again: one more try, not three.
+            guard error.isTransient, retries < configuration.retryCount, stalls <= 1, timeLeft > 0.1,
+                  !Task.isCancelled else {
                 if error != .cancelled {
                     logger.info("Photo download failed", metadata: [
                         "photo": "\(request.photoID)", "error": "\(error.userMessage)", "retries": "\(retries)",
@@ -149,7 +133,7 @@ public final class PhotoDownloader: PhotoDownloading {
                 return result
             }
             retries += 1
-            let delay = backoff(retry: retries, retryAfter: retryAfter)
+            let delay = min(backoff(retry: retries, retryAfter: retryAfter), timeLeft)
             logger.debug("Retrying photo download", metadata: [
                 "photo": "\(request.photoID)", "error": "\(error.userMessage)",
                 "retry": "\(retries)", "delay": "\(String(format: "%.2f", delay))s",
@@ -170,8 +154,9 @@ public final class PhotoDownloader: PhotoDownloading {
         return max(0, max(jittered, min(retryAfter, configuration.maxRetryDelay)))
     }
 
-    /// One request on the wire, then checks and atomic placement.
-    private func attempt(_ request: PhotoDownloadRequest) async -> (Result<URL, FlickrError>, retryAfter: TimeInterval?) {
+    /// One request on the wire, then the checks and the staged file.
+    private func attempt(_ request: PhotoDownloadRequest,
+                         deadline: UInt64) async -> (Result<StagedPhoto, FlickrError>, retryAfter: TimeInterval?) {
         let host = request.source.host ?? "the photo server"
         do {
             try TransportSecurity.check(request.source)
@@ -181,7 +166,7 @@ public final class PhotoDownloader: PhotoDownloading {
         if Task.isCancelled { return (.failure(.cancelled), nil) }
 
         var urlRequest = URLRequest(url: request.source, cachePolicy: .reloadIgnoringLocalCacheData,
-                                    timeoutInterval: configuration.downloadTimeout)
+                                    timeoutInterval: URLSession.backstop(for: configuration.downloadTimeout))
         urlRequest.httpMethod = "GET"
         urlRequest.setValue("image/*", forHTTPHeaderField: "Accept")
         HTTPHeaders.apply(to: &urlRequest, userAgent: configuration.userAgent)
@@ -189,9 +174,11 @@ public final class PhotoDownloader: PhotoDownloading {
             "photo": "\(request.photoID)", "url": "\(Redaction.redactedDescription(of: request.source))",
         ])
 
+        let limits = TransferLimits(stallTimeout: configuration.stallTimeout, deadline: deadline,
+                                    maxBytes: configuration.maxPhotoBytes)
         let data: Data
         do {
-            let (body, response) = try await session.data(for: urlRequest, timeout: configuration.downloadTimeout)
+            let (body, response) = try await transfers.fetch(urlRequest, limits: limits)
             guard (200..<300).contains(response.statusCode) else {
                 let retryAfter = (response.value(forHTTPHeaderField: "Retry-After"))
                     .flatMap { TimeInterval($0.trimmingCharacters(in: .whitespaces)) }
@@ -207,38 +194,41 @@ public final class PhotoDownloader: PhotoDownloading {
             return (.failure(FlickrError.from(transportError: error, host: host)), nil)
         }
 
-        guard validator(data) else { return (.failure(.notAnImage), nil) }
-        // Once cancelled, nothing new appears in the album's folder.
+        let format: ImageValidation.Format
+        switch validator(data) {
+        case .success(let checked): format = checked
+        case .failure(let problem): return (.failure(problem), nil)
+        }
         if Task.isCancelled { return (.failure(.cancelled), nil) }
         do {
-            try Self.place(data, at: request.destination)
+            return (.success(try stage(data, format: format)), nil)
         } catch {
             return (.failure(error), nil)
         }
-        return (.success(request.destination), nil)
     }
 
-    /// Writes `data` to a `.part` file beside `destination` and renames it into place.
-    static func place(_ data: Data, at destination: URL) throws(FlickrError) {
-        let folder = destination.deletingLastPathComponent()
+    /// Writes `data` to a `.part` file in the staging folder and renames it to its format's extension.
+    private func stage(_ data: Data, format: ImageValidation.Format) throws(FlickrError) -> StagedPhoto {
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: stagingFolder, withIntermediateDirectories: true)
         } catch {
-            throw .fileSystem(path: folder.path, reason: "the folder could not be created")
+            throw .fileSystem(path: stagingFolder.path, reason: "the folder could not be created")
         }
-        let suffix = UUID().uuidString.prefix(8)
-        let part = folder.appendingPathComponent("\(destination.lastPathComponent).\(suffix).part")
+        let name = UUID().uuidString
+        let part = stagingFolder.appendingPathComponent("\(name).part")
+        let file = stagingFolder.appendingPathComponent("\(name).\(format.fileExtension)")
         do {
             try data.write(to: part)
         } catch {
             unlink(part.path)
             throw .fileSystem(path: part.path, reason: "the photo could not be written")
         }
-        if rename(part.path, destination.path) != 0 {
+        if rename(part.path, file.path) != 0 {
             let reason = String(cString: strerror(errno))
             unlink(part.path)
-            throw .fileSystem(path: destination.path, reason: reason)
+            throw .fileSystem(path: file.path, reason: reason)
         }
+        return StagedPhoto(file: file, format: format)
     }
 }
 
@@ -284,47 +274,5 @@ actor DownloadSlots {
     private func cancelWaiter(_ id: UUID) {
         guard let index = waiters.firstIndex(where: { $0.id == id }) else { return }
         waiters.remove(at: index).continuation.resume(throwing: CancellationError())
-    }
-}
-
-// MARK: - Groups
-
-/// The running batches of each group, so `cancel(group:)` can reach them synchronously from any thread.
-private final class GroupRegistry: @unchecked Sendable {
-    private let lock = NSLock()
-    private var batches: [String: [UUID: Task<Void, Never>]] = [:]
-
-    /// Creates the batch's task under the lock, so it cannot finish (and unregister) before it is registered.
-    func register(group: String, token: UUID, start: () -> Task<Void, Never>) -> Task<Void, Never> {
-        lock.lock()
-        defer { lock.unlock() }
-        let task = start()
-        batches[group, default: [:]][token] = task
-        return task
-    }
-
-    func remove(group: String, token: UUID) {
-        lock.lock()
-        defer { lock.unlock() }
-        batches[group]?[token] = nil
-        if batches[group]?.isEmpty == true { batches[group] = nil }
-    }
-
-    /// Cancels and forgets the group's batches; returns how many there were.
-    @discardableResult
-    func cancel(group: String) -> Int {
-        lock.lock()
-        let tasks = batches.removeValue(forKey: group).map { Array($0.values) } ?? []
-        lock.unlock()
-        tasks.forEach { $0.cancel() }
-        return tasks.count
-    }
-
-    func cancelAll() {
-        lock.lock()
-        let tasks = batches.values.flatMap(\.values)
-        batches = [:]
-        lock.unlock()
-        tasks.forEach { $0.cancel() }
     }
 }

@@ -6,9 +6,13 @@ public protocol AlbumStore: Sendable {
     func pin(id: Int64) throws -> Pin?
     func album(ofPin pinId: Int64) throws -> Album?
     func albumContents(ofPin pinId: Int64) throws -> AlbumContents
-    func replaceAlbum(_ album: Album, photos: [Photo]) throws -> [Photo]
+    func replaceAlbum(_ album: Album, photos: [Photo], searchedAt: (latitude: Double, longitude: Double)?) throws -> [Photo]
     func seenFlickrIds(ofPin pinId: Int64) throws -> Set<String>
     func setPhotoFile(id: Int64, relativePath: String?) throws
+    func adoptPhotoFile(id: Int64, stagedFile: URL, fileExtension: String) throws -> String
+    @MainActor
+    func observePin(id: Int64, onError: @escaping @MainActor (Error) -> Void,
+                    onChange: @escaping @MainActor (Pin?) -> Void) -> StoreObservation
     func photoFileURL(relativePath: String) -> URL
 }
 

@@ -23,16 +23,24 @@ extension AppDatabase {
 
     /// Replaces the pin's album in one transaction: the old photos and their files go, the new
     /// photos (not downloaded yet) come in album order, and their Flickr ids are remembered as seen.
-    /// Returns the inserted photos with their ids.
+    /// A Flickr photo listed twice is kept once. Returns the inserted photos with their ids.
     ///
-    /// - throws: `StoreError.pinNotFound` if the pin was deleted meanwhile.
-    public func replaceAlbum(_ album: Album, photos: [Photo]) throws -> [Photo] {
+    /// - parameter searchedAt: where the album was searched for; if the pin is elsewhere now, the
+    ///   album belongs to its old place and nothing is written.
+    /// - throws: `StoreError.pinNotFound` if the pin was deleted meanwhile, `.pinMoved` if it moved.
+    public func replaceAlbum(_ album: Album, photos: [Photo],
+                             searchedAt: (latitude: Double, longitude: Double)?) throws -> [Photo] {
         try write { db in
-            guard try Pin.exists(db, id: album.pinId) else { throw StoreError.pinNotFound(id: album.pinId) }
+            guard let pin = try Pin.fetchOne(db, id: album.pinId) else { throw StoreError.pinNotFound(id: album.pinId) }
+            if let searchedAt, pin.latitude != searchedAt.latitude || pin.longitude != searchedAt.longitude {
+                throw StoreError.pinMoved(id: album.pinId)
+            }
             try Photo.filter(Photo.Columns.pinId == album.pinId).deleteAll(db)
             try album.upsert(db)
             var inserted: [Photo] = []
-            for (index, photo) in photos.enumerated() {
+            var flickrIds: Set<String> = []
+            for photo in photos where flickrIds.insert(photo.flickrId).inserted {
+                let index = inserted.count
                 var photo = photo
                 photo.pinId = album.pinId
                 photo.position = index
@@ -46,14 +54,20 @@ extension AppDatabase {
         }
     }
 
+    public func replaceAlbum(_ album: Album, photos: [Photo]) throws -> [Photo] {
+        try replaceAlbum(album, photos: photos, searchedAt: nil)
+    }
+
     /// Forgets the pin's album entirely (photos, their files, metadata, seen ids), e.g. after the
     /// pin moved: the next open searches its new place.
     public func clearAlbum(ofPin pinId: Int64) throws {
-        try write { db in
-            try Photo.filter(Photo.Columns.pinId == pinId).deleteAll(db)
-            _ = try Album.deleteOne(db, key: pinId)
-            try db.execute(literal: "DELETE FROM seen_photo WHERE pin_id = \(pinId)")
-        }
+        try write { db in try Self.clearAlbum(ofPin: pinId, db) }
+    }
+
+    static func clearAlbum(ofPin pinId: Int64, _ db: Database) throws {
+        try Photo.filter(Photo.Columns.pinId == pinId).deleteAll(db)
+        _ = try Album.deleteOne(db, key: pinId)
+        try db.execute(literal: "DELETE FROM seen_photo WHERE pin_id = \(pinId)")
     }
 
     /// Flickr ids this pin's albums have shown or the user deleted.

@@ -33,6 +33,49 @@ extension AppDatabase {
         }
     }
 
+    /// Makes a downloaded file from the staging folder the photo's file, in the same write that
+    /// records it: a file enters the photos folder only together with the row that names it (a kill
+    /// between the rename and the commit leaves an orphan, which the sweep removes). The file the
+    /// photo named before, if any, goes. Returns the photo's new path, `photos/<pin>/<flickr id>-<tag>.<ext>`;
+    /// the tag makes every download's path new, so no two runs ever share one.
+    ///
+    /// - throws: `StoreError.photoNotFound` if the photo is gone (the staged file is left to its
+    ///   owner, who deletes it), `.notWritable` / `.diskFull` if the file could not be moved.
+    public func adoptPhotoFile(id: Int64, stagedFile: URL, fileExtension: String) throws -> String {
+        var placed: URL?
+        do {
+            return try write { db in
+                guard let photo = try Photo.fetchOne(db, id: id) else { throw StoreError.photoNotFound(id: id) }
+                let relative = Self.newPhotoPath(pinId: photo.pinId, flickrId: photo.flickrId, fileExtension: fileExtension)
+                let destination = photoFileURL(relativePath: relative)
+                let folder = destination.deletingLastPathComponent()
+                try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                guard rename(stagedFile.path, destination.path) == 0 else {
+                    throw errno == ENOSPC ? StoreError.diskFull(folder: folder) : StoreError.notWritable(folder: folder)
+                }
+                placed = destination
+                try Photo.filter(id: id).updateAll(db, Photo.Columns.filePath.set(to: relative))
+                return relative
+            }
+        } catch {
+            // The write did not commit: the file must not stay where no row names it.
+            if let placed { unlink(placed.path) }
+            throw error
+        }
+    }
+
+    /// `photos/<pin>/<flickr id>-<random tag>.<ext>`, with anything unusual in the id or extension replaced.
+    static func newPhotoPath(pinId: Int64, flickrId: String, fileExtension: String) -> String {
+        func safe(_ text: String, fallback: String) -> String {
+            let cleaned = String(text.unicodeScalars.prefix(64).map { scalar -> Character in
+                scalar.isASCII && CharacterSet.alphanumerics.contains(scalar) ? Character(scalar) : "_"
+            })
+            return cleaned.isEmpty ? fallback : cleaned
+        }
+        let tag = String(UInt32.random(in: .min ... .max), radix: 16)
+        return "\(photosFolderName)/\(pinId)/\(safe(flickrId, fallback: "photo"))-\(tag).\(safe(fileExtension, fallback: "img"))"
+    }
+
     /// Throws unless `path` is a plain relative path inside the photos folder, like `photos/7/1_a.jpg`.
     static func validatePhotoPath(_ path: String) throws {
         guard isPhotoPath(path) else { throw StoreError.invalidPhotoPath(path) }

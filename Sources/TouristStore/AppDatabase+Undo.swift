@@ -83,6 +83,14 @@ extension AppDatabase {
         StoreObservation(observePins().start(in: reader, onError: onError, onChange: onChange))
     }
 
+    /// Delivers the pin (nil once it is deleted) on the main actor now and after each change.
+    @MainActor
+    public func observePin(id: Int64, onError: @escaping @MainActor (Error) -> Void,
+                           onChange: @escaping @MainActor (Pin?) -> Void) -> StoreObservation {
+        let observation = ValueObservation.tracking { db in try Pin.fetchOne(db, id: id) }.removeDuplicates()
+        return StoreObservation(observation.start(in: reader, onError: onError, onChange: onChange))
+    }
+
     /// Delivers the pin's photos in album order on the main actor now and after each change.
     @MainActor
     public func observePhotos(ofPin pinId: Int64, onError: @escaping @MainActor (Error) -> Void,

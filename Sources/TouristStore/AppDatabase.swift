@@ -39,7 +39,9 @@ public final class AppDatabase: Sendable {
     /// Opens (creating if needed) the database at `paths.databaseURL`, then removes photo files
     /// no photo names, such as downloads interrupted by a crash.
     public static func open(paths: AppPaths) throws -> AppDatabase {
-        for folder in [paths.dataFolder, paths.photosFolder, paths.tileCacheFolder] {
+        // Downloads a killed run left half-way are all in one folder: emptying it is the whole clean-up.
+        try? FileManager.default.removeItem(at: paths.stagingFolder)
+        for folder in [paths.dataFolder, paths.photosFolder, paths.stagingFolder, paths.tileCacheFolder] {
             do {
                 // 0700, as the XDG spec asks for the folders an application creates.
                 try FileManager.default.createDirectory(
@@ -160,6 +162,19 @@ extension AppDatabase {
             let count = try Pin.filter(id: id).updateAll(
                 db, Pin.Columns.latitude.set(to: latitude), Pin.Columns.longitude.set(to: longitude))
             if count == 0 { throw StoreError.pinNotFound(id: id) }
+        }
+    }
+
+    /// Moves a pin and, when `clearingAlbum`, forgets its album (photos of the old place) in the
+    /// same transaction, so nobody ever sees the pin at its new place with its old photos.
+    ///
+    /// - throws: `StoreError.pinNotFound` if the pin was deleted.
+    public func movePin(id: Int64, latitude: Double, longitude: Double, clearingAlbum: Bool) throws {
+        try write { db in
+            let count = try Pin.filter(id: id).updateAll(
+                db, Pin.Columns.latitude.set(to: latitude), Pin.Columns.longitude.set(to: longitude))
+            if count == 0 { throw StoreError.pinNotFound(id: id) }
+            if clearingAlbum { try Self.clearAlbum(ofPin: id, db) }
         }
     }
 

@@ -44,6 +44,12 @@ public struct AppPaths: Sendable, Equatable {
         dataFolder.appendingPathComponent(AppDatabase.photosFolderName, isDirectory: true)
     }
 
+    /// Downloads in progress, on the same disk as the photos so that keeping one is a rename.
+    /// Nothing in it outlives the run that wrote it: it is emptied at every start.
+    public var stagingFolder: URL {
+        dataFolder.appendingPathComponent("staging", isDirectory: true)
+    }
+
     /// Map tiles cached by the map widget.
     public var tileCacheFolder: URL {
         cacheFolder.appendingPathComponent("tiles", isDirectory: true)

@@ -23,6 +23,8 @@ public enum StoreError: Error, LocalizedError, Equatable, Sendable {
     case busy(databaseURL: URL)
     /// The pin was deleted in the meantime.
     case pinNotFound(id: Int64)
+    /// The pin was moved in the meantime (an album searched for its old place is not saved).
+    case pinMoved(id: Int64)
     /// The photo was deleted in the meantime.
     case photoNotFound(id: Int64)
     /// The pin's album already holds this Flickr photo.
@@ -46,6 +48,8 @@ public enum StoreError: Error, LocalizedError, Equatable, Sendable {
             "Virtual Tourist's database at \(url.path) is in use by another program. Close other copies of Virtual Tourist and try again."
         case .pinNotFound:
             "This pin no longer exists. It may have been deleted in the meantime."
+        case .pinMoved:
+            "This pin was moved in the meantime; its album follows it to the new place."
         case .photoNotFound:
             "This photo no longer exists. It may have been removed from the album in the meantime."
         case .duplicatePhoto:

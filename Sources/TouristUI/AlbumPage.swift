@@ -47,6 +47,8 @@ final class AlbumPage {
     private var contents = AlbumContents(album: nil, photos: [])
     private var tiles: [Int64: PhotoTile] = [:]
     private var pendingDeletions: [Int64: PhotoDeletion] = [:]
+    /// The album activity last shown, so a failure is announced once, when it happens.
+    private var shownActivity = AlbumActivity.idle
 
     /// Opens the Preferences dialog (the window owns it).
     var onShowPreferences: (() -> Void)?
@@ -127,6 +129,7 @@ final class AlbumPage {
         flowBox.connect(.buttonPress) { [weak self] event in self?.buttonPressed(event) ?? false }
         let albumsObservation = albums.observe { [weak self] pinID in
             guard let self, pinID == self.pinID else { return }
+            self.activityChanged()
             self.render()
         }
         lifetime.onDestroy { [weak self, albums] in
@@ -146,6 +149,7 @@ final class AlbumPage {
         }
         finishPendingDeletions()
         self.pinID = pinID
+        shownActivity = albums.activity(ofPin: pinID)
         observation?.cancel()
         for tile in tiles.values { gtk_widget_destroy(tile.child) }
         tiles.removeAll()
@@ -241,9 +245,16 @@ final class AlbumPage {
         gtk_widget_set_tooltip_text(newCollectionButton, complete && !canRefresh
             ? "This place has no other photos" : "Replace these photos with others taken nearby")
         gtk_label_set_text(statusLabel.cast(), statusText(activity: activity, failed: failed.count))
-        if case .failed(let trouble) = activity, contents.album != nil {
-            notification.show("\(trouble.title). \(trouble.message)")
-        }
+    }
+
+    /// A New Collection that failed over a shown album is told once, as it fails; rendering again
+    /// (a photo deleted, a photo arrived) must not bring it back over another notification.
+    private func activityChanged() {
+        guard lifetime.isAlive, let pinID else { return }
+        let activity = albums.activity(ofPin: pinID)
+        defer { shownActivity = activity }
+        guard activity != shownActivity, case .failed(let trouble) = activity, contents.album != nil else { return }
+        notification.show("\(trouble.title). \(trouble.message)")
     }
 
     private func statusText(activity: AlbumActivity, failed: Int) -> String {
@@ -371,45 +382,5 @@ final class AlbumPage {
               let tile = tile(for: UnsafeMutableRawPointer(child)) else { return false }
         menu.popup(for: tile.photo, event: event, over: flowBox)
         return true
-    }
-}
-
-/// The secondary-click menu of a photo: who took it, and a link to its page on Flickr.
-@MainActor
-final class PhotoMenu {
-    private let menu: UnsafeMutablePointer<GtkWidget>
-    private let ownerItem: UnsafeMutablePointer<GtkWidget>
-    private var pageURL: String?
-
-    init() {
-        menu = gtk_menu_new()
-        ownerItem = gtk_menu_item_new_with_label("")
-        gtk_widget_set_sensitive(ownerItem, 0)
-        let open = gtk_menu_item_new_with_mnemonic("_Open on Flickr")!
-        gtk_menu_shell_append(menu.cast(), ownerItem)
-        gtk_menu_shell_append(menu.cast(), gtk_separator_menu_item_new())
-        gtk_menu_shell_append(menu.cast(), open)
-        gtk_widget_show_all(menu)
-        open.connect(.activate) { [weak self] in
-            guard let self, let url = self.pageURL else { return }
-            let parent = gtk_menu_get_attach_widget(self.menu.cast()).flatMap { gtk_widget_get_toplevel($0) }
-            gtk_show_uri_on_window(parent?.cast(), url, guint32(GDK_CURRENT_TIME), nil)
-        }
-    }
-
-    func popup(for photo: Photo, event: UnsafeMutablePointer<GdkEvent>, over widget: UnsafeMutablePointer<GtkWidget>) {
-        pageURL = Self.pageURL(of: photo)
-        gtk_menu_item_set_label(ownerItem.cast(), "Photo by \(photo.ownerName ?? photo.ownerId ?? "unknown")")
-        if gtk_menu_get_attach_widget(menu.cast()) == nil { gtk_menu_attach_to_widget(menu.cast(), widget, nil) }
-        gtk_menu_popup_at_pointer(menu.cast(), event)
-    }
-
-    /// Flickr's terms: every photo links back to its page.
-    static func pageURL(of photo: Photo) -> String? {
-        guard let owner = photo.ownerId, !owner.isEmpty else { return nil }
-        let allowed = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#"))
-        let encodedOwner = owner.addingPercentEncoding(withAllowedCharacters: allowed) ?? owner
-        let encodedID = photo.flickrId.addingPercentEncoding(withAllowedCharacters: allowed) ?? photo.flickrId
-        return "https://www.flickr.com/photos/\(encodedOwner)/\(encodedID)"
     }
 }

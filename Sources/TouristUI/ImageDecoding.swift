@@ -1,4 +1,5 @@
 import CGtk
+import FlickrClient
 import Foundation
 import GLibSwift
 
@@ -27,17 +28,74 @@ public enum ImageDecoding {
         _ = loadersReady
     }
 
-    /// Whether `data` decodes as an image; the downloader keeps only bodies that pass.
-    public static func isDecodable(_ data: Data) -> Bool {
+    /// More pixels than any photo Virtual Tourist shows needs (a 40-megapixel camera's full size).
+    public static let maxPixels: Int64 = 40_000_000
+    /// The check decodes at most this size on the shorter side: a whole decode, not a big one.
+    static let checkSide: Int32 = 300
+
+    /// The downloader's check of a photo body: a known format whose end marker is present
+    /// (`ImageValidation.check`); then gdk-pixbuf reads the header, and an image with more than
+    /// `maxPixels` is refused before anything is decoded; then it must decode without error.
+    @Sendable public static func validatePhoto(_ data: Data) -> Result<ImageValidation.Format, FlickrError> {
+        let format: ImageValidation.Format
+        switch ImageValidation.check(data) {
+        case .success(let checked): format = checked
+        case .failure(let problem): return .failure(problem)
+        }
         prepare()
-        guard !data.isEmpty, let loader = gdk_pixbuf_loader_new() else { return false }
+        guard let loader = gdk_pixbuf_loader_new() else { return .failure(.unusableImage(.damaged)) }
         defer { g_object_unref(UnsafeMutableRawPointer(loader)) }
+        let header = HeaderCheck(maxPixels: maxPixels, side: checkSide)
+        let box = Unmanaged.passRetained(header).toOpaque()
+        let sizePrepared: @convention(c) (UnsafeMutablePointer<GdkPixbufLoader>?, Int32, Int32, UnsafeMutableRawPointer?) -> Void = {
+            loader, width, height, data in
+            Unmanaged<HeaderCheck>.fromOpaque(data!).takeUnretainedValue().sizePrepared(loader, width, height)
+        }
+        g_signal_connect_data(UnsafeMutableRawPointer(loader), "size-prepared",
+                              unsafeBitCast(sizePrepared, to: GCallback.self), box,
+                              { data, _ in Unmanaged<HeaderCheck>.fromOpaque(data!).release() },
+                              GConnectFlags(rawValue: 0))
+        var error: UnsafeMutablePointer<GError>?
         let written = data.withUnsafeBytes { bytes -> Bool in
             guard let base = bytes.bindMemory(to: UInt8.self).baseAddress else { return false }
-            return gdk_pixbuf_loader_write(loader, base, gsize(bytes.count), nil) != 0
+            return gdk_pixbuf_loader_write(loader, base, gsize(bytes.count), &error) != 0
         }
-        let closed = gdk_pixbuf_loader_close(loader, nil) != 0
-        return written && closed && gdk_pixbuf_loader_get_pixbuf(loader) != nil
+        if let error { g_error_free(error) }
+        error = nil
+        let closed = gdk_pixbuf_loader_close(loader, &error) != 0
+        if let error { g_error_free(error) }
+        if header.refused { return .failure(.unusableImage(.tooManyPixels(width: header.width, height: header.height))) }
+        guard written, closed, gdk_pixbuf_loader_get_pixbuf(loader) != nil else {
+            return .failure(.unusableImage(.damaged))
+        }
+        return .success(format)
+    }
+
+    /// Sees the image's size from its header (gdk-pixbuf's `size-prepared`, before any pixel is
+    /// decoded) and refuses, or shrinks, the decode that follows.
+    private final class HeaderCheck: @unchecked Sendable {
+        // @unchecked: used by one loader on one thread, during one validation.
+        let maxPixels: Int64
+        let side: Int32
+        var width = 0, height = 0
+        var refused = false
+
+        init(maxPixels: Int64, side: Int32) {
+            self.maxPixels = maxPixels
+            self.side = side
+        }
+
+        func sizePrepared(_ loader: UnsafeMutablePointer<GdkPixbufLoader>?, _ width: Int32, _ height: Int32) {
+            self.width = Int(width)
+            self.height = Int(height)
+            if width <= 0 || height <= 0 || Int64(width) * Int64(height) > maxPixels {
+                refused = width > 0 && height > 0
+                gdk_pixbuf_loader_set_size(loader, 0, 0) // a size of 0 stops the decoder before it allocates
+                return
+            }
+            let scale = min(1, Double(side) / Double(min(width, height)))
+            gdk_pixbuf_loader_set_size(loader, max(1, Int32(Double(width) * scale)), max(1, Int32(Double(height) * scale)))
+        }
     }
 
     /// The image at `path`, scaled and centre-cropped to a `side`×`side` square.

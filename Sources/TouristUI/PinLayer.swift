@@ -111,7 +111,8 @@ final class PinLayer {
         redraw()
     }
 
-    /// A placeholder whose insert failed.
+    /// Stops showing the pin ahead of the store: a placeholder whose insert failed disappears, a
+    /// stored pin whose move failed is drawn at its stored place again.
     func forget(_ key: PinKey) {
         ahead.removeValue(forKey: key)
         if floating?.key == key { floating = nil }

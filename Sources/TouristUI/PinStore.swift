@@ -3,9 +3,9 @@ import TouristStore
 /// What the map's pins need from the store.
 public protocol PinStore: Sendable {
     func insertPin(latitude: Double, longitude: Double) throws -> Pin
-    func movePin(id: Int64, latitude: Double, longitude: Double) throws
-    /// Forgets the pin's album (photos, files, what was seen): it is somewhere else now.
-    func clearAlbum(ofPin pinId: Int64) throws
+    /// Moves the pin; `clearingAlbum` also forgets its album (photos, files, what was seen) in the
+    /// same transaction: it is somewhere else now.
+    func movePin(id: Int64, latitude: Double, longitude: Double, clearingAlbum: Bool) throws
     /// Deletes the pin and its photos at once but keeps their files until the deletion is finished.
     func deletePinForUndo(id: Int64) throws -> PinDeletion
     /// Puts the pin and its photos back exactly as they were.

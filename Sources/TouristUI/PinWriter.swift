@@ -36,8 +36,7 @@ final class PinWriter: Sendable {
         queue.async { [store] in
             guard let id = ticket.id else { return } // its insert failed and was reported
             let result = Result {
-                try store.movePin(id: id, latitude: latitude, longitude: longitude)
-                if clearingAlbum { try store.clearAlbum(ofPin: id) }
+                try store.movePin(id: id, latitude: latitude, longitude: longitude, clearingAlbum: clearingAlbum)
                 return id
             }
             Task { @MainActor in completion(result) }

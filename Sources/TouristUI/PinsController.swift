@@ -121,7 +121,7 @@ final class PinsController {
         return PinMark(key: placeholder, latitude: latitude, longitude: longitude)
     }
 
-    private func dragEnded(_ mark: PinMark) {
+    func dragEnded(_ mark: PinMark) {
         // A placeholder's ticket stays under its placeholder key too: the drag may outlive the insert.
         guard let ticket = tickets[mark.key] ?? (mark.key > 0 ? PinTicket(id: mark.key) : nil) else { return }
         layer.showAhead(mark)
@@ -129,7 +129,7 @@ final class PinsController {
         let key = layer.resolved(mark).key
         let movedExisting = key > 0 && !newPins.contains(key)
         newPins.remove(key)
-        if movedExisting { albums.cancel(pinID: key) }
+        // The album service sees the move in the store and stops the downloads for the old place.
         writer.move(ticket, latitude: mark.latitude, longitude: mark.longitude,
                     clearingAlbum: movedExisting) { [weak self] result in
             switch result {
@@ -137,8 +137,10 @@ final class PinsController {
                 // Prefetch: the album starts downloading the moment the pin is placed.
                 self?.albums.ensureAlbum(ofPin: id)
             case .failure(let error):
-                self?.layer.forget(mark.key)
-                self?.report("The pin's new place could not be saved.", error)
+                guard let self else { return }
+                // Back to where the store has it (under its stored id, if its insert finished since).
+                self.layer.forget(self.layer.resolved(mark).key)
+                self.report("The pin's new place could not be saved.", error)
             }
         }
     }
@@ -161,8 +163,7 @@ final class PinsController {
         let id = layer.resolved(mark).key
         guard id > 0 else { return }
         layer.forget(id)
-        albums.cancel(pinID: id)
-        onDeleted?(id)
+        onDeleted?(id) // the album service sees the deletion in the store and stops its downloads
         writer.perform({ store in try store.deletePinForUndo(id: id) }) { [weak self] result in
             guard let self else { return }
             switch result {

@@ -129,7 +129,8 @@ public final class TouristApplication {
             context.database = database
             logger.debug("Opened \(paths.databaseURL.path)")
             let client = FlickrAPIClient(configuration: flickrConfiguration, keyResolver: keyResolver, logger: logger)
-            let downloader = PhotoDownloader(configuration: flickrConfiguration, validator: ImageDecoding.isDecodable,
+            let downloader = PhotoDownloader(configuration: flickrConfiguration, stagingFolder: paths.stagingFolder,
+                                             validator: ImageDecoding.validatePhoto,
                                              logger: logger)
             context.albums = AlbumService(store: database, searcher: client, downloader: downloader,
                                           albumSize: flickrConfiguration.albumSize, logger: logger)

@@ -46,6 +46,19 @@ final class FlickrErrorTests: XCTestCase {
         XCTAssertNil(ImageValidation.format(of: Data("RIFF\u{1}\u{0}\u{0}\u{0}WAVEfmt ".utf8)))
         XCTAssertNil(ImageValidation.format(of: Data("<!DOCTYPE html>".utf8)))
         XCTAssertNil(ImageValidation.format(of: Data()))
-        XCTAssertFalse(ImageValidation.hasImageSignature(Data("{\"stat\":\"fail\"}".utf8)))
+        XCTAssertEqual(try? ImageValidation.check(Data("{\"stat\":\"fail\"}".utf8)).get(), nil)
+    }
+
+    func testTheStructuralCheckWantsEachFormatsEndMarker() {
+        let jpeg = Data([0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3, 0xFF, 0xD9])
+        XCTAssertEqual(try? ImageValidation.check(jpeg).get(), .jpeg)
+        XCTAssertEqual(try? ImageValidation.check(jpeg + Data([0, 0])).get(), .jpeg, "zero padding after EOI is fine")
+        XCTAssertEqual(ImageValidation.check(jpeg.dropLast(2)), .failure(.unusableImage(.truncated)))
+        let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82])
+        XCTAssertEqual(try? ImageValidation.check(png).get(), .png)
+        XCTAssertEqual(ImageValidation.check(png.dropLast()), .failure(.unusableImage(.truncated)))
+        XCTAssertEqual(try? ImageValidation.check(Data("GIF89a....;".utf8)).get(), .gif)
+        XCTAssertEqual(ImageValidation.check(Data("GIF89a....".utf8)), .failure(.unusableImage(.truncated)))
+        XCTAssertEqual(ImageValidation.check(Data("<html>".utf8)), .failure(.notAnImage))
     }
 }

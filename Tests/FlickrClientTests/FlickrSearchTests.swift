@@ -254,7 +254,9 @@ final class FlickrSearchTests: XCTestCase {
         let error = await searchError(client())
 
         XCTAssertEqual(error, .invalidResponse(.jsonp))
-        XCTAssertTrue(error?.recoverySuggestion?.contains("nojsoncallback=1") == true)
+        // Words for the person using the app: what happened and what to do, not the request's parameters.
+        XCTAssertEqual(error?.userMessage.contains("nojsoncallback"), false)
+        XCTAssertTrue(error?.recoverySuggestion?.hasPrefix("Try again later.") == true)
     }
 
     func testMissingKeyFailsWithoutARequest() async throws {

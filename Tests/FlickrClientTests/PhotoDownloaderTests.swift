@@ -22,26 +22,46 @@ final class PhotoDownloaderTests: XCTestCase {
         try? FileManager.default.removeItem(at: folder)
     }
 
+    private var staging: URL { folder.appendingPathComponent("staging", isDirectory: true) }
+    private var kept: URL { folder.appendingPathComponent("kept", isDirectory: true) }
+
     private func downloader(_ adjust: (inout FlickrConfiguration) -> Void = { _ in },
-                            validator: @escaping ImageValidator = ImageValidation.hasImageSignature) -> PhotoDownloader {
+                            validator: @escaping ImageValidator = ImageValidation.check) -> PhotoDownloader {
         var configuration = FlickrConfiguration(endpoint: server.restURL, downloadTimeout: 5, maxConcurrentDownloads: 6,
                                                 retryCount: 2, retryBaseDelay: 0.01, maxRetryDelay: 0.05,
                                                 appVersion: "2.0")
         adjust(&configuration)
-        return PhotoDownloader(configuration: configuration, validator: validator,
+        return PhotoDownloader(configuration: configuration, stagingFolder: staging, validator: validator,
                                logger: Logger(label: "test.downloads") { _ in SwiftLogNoOpLogHandler() })
     }
 
     private func request(_ name: String, id: String? = nil) -> PhotoDownloadRequest {
-        PhotoDownloadRequest(photoID: id ?? name, source: server.imageURL("\(name).jpg"),
-                             destination: folder.appendingPathComponent("\(id ?? name).jpg"))
+        PhotoDownloadRequest(photoID: id ?? name, source: server.imageURL("\(name).jpg"))
     }
 
-    private func collect(_ stream: AsyncStream<PhotoDownloadEvent>) async -> [String: Result<URL, FlickrError>] {
-        var results: [String: Result<URL, FlickrError>] = [:]
-        for await event in stream { results[event.photoID] = event.result }
-        return results
+    /// Downloads and, like an album, keeps each staged file (moved to `kept/<id>.<ext>`) unless `keep` says no.
+    private func collect(_ downloader: PhotoDownloader, _ requests: [PhotoDownloadRequest],
+                         keep: @escaping @Sendable (String) -> Bool = { _ in true })
+        async -> [String: Result<URL, FlickrError>] {
+        await Self.collect(downloader, requests, into: kept, keep: keep)
     }
+
+    private static func collect(_ downloader: PhotoDownloader, _ requests: [PhotoDownloadRequest], into kept: URL,
+                                keep: @escaping @Sendable (String) -> Bool = { _ in true })
+        async -> [String: Result<URL, FlickrError>] {
+        let results = ResultBox()
+        try? FileManager.default.createDirectory(at: kept, withIntermediateDirectories: true)
+        await downloader.download(requests) { event in
+            results.set(event.photoID, event.result.map { staged in
+                let destination = kept.appendingPathComponent("\(event.photoID).\(staged.format.fileExtension)")
+                if keep(event.photoID) { try? FileManager.default.moveItem(at: staged.file, to: destination) }
+                return destination
+            })
+        }
+        return results.values
+    }
+
+    private func stagedFiles() -> [String] { filesIn(staging) }
 
     private func error(_ result: Result<URL, FlickrError>?) -> FlickrError? {
         guard case .failure(let error)? = result else { return nil }
@@ -50,49 +70,49 @@ final class PhotoDownloaderTests: XCTestCase {
 
     // MARK: - Success
 
-    func testEveryPhotoOfASearchArrivesAsAFile() async throws {
+    func testEveryPhotoOfASearchArrivesAsAFileInItsRealType() async throws {
         let client = FlickrAPIClient(configuration: FlickrConfiguration(endpoint: server.restURL), apiKey: "test-key")
         let page = try await client.searchPhotos(latitude: 48.8566, longitude: 2.3522)
-        let requests = page.photos.map {
-            PhotoDownloadRequest(photoID: $0.id, source: $0.imageURL, destination: folder.appendingPathComponent("\($0.id).jpg"))
-        }
+        let requests = page.photos.map { PhotoDownloadRequest(photoID: $0.id, source: $0.imageURL) }
 
-        var order: [String] = []
-        var results: [String: Result<URL, FlickrError>] = [:]
-        for await event in downloader().download(requests, group: "pin-1") {
-            order.append(event.photoID)
-            results[event.photoID] = event.result
-        }
+        let results = await collect(downloader(), requests)
 
         XCTAssertEqual(results.count, 26)
-        XCTAssertEqual(Set(order), Set(page.photos.map(\.id)), "each photo reported once")
-        XCTAssertEqual(order.count, 26)
+        XCTAssertEqual(Set(results.keys), Set(page.photos.map(\.id)), "each photo reported once")
         for request in requests {
-            XCTAssertEqual(try results[request.photoID]?.get(), request.destination)
-            XCTAssertEqual(try Data(contentsOf: request.destination), jpeg)
+            let file = try XCTUnwrap(results[request.photoID]?.get())
+            XCTAssertEqual(file.pathExtension, "jpg")
+            XCTAssertEqual(try Data(contentsOf: file), jpeg)
         }
-        XCTAssertEqual(filesIn(folder).count, 26)
-        XCTAssertFalse(filesIn(folder).contains { $0.hasSuffix(".part") })
+        XCTAssertEqual(stagedFiles(), [], "nothing is left in the staging folder")
         let log = try await server.log()
         XCTAssertEqual(log.images.count, 26)
         XCTAssertTrue(log.images.allSatisfy { $0.user_agent == "VirtualTourist/2.0" })
     }
 
-    func testDownloadsCreateTheDestinationFolder() async throws {
-        let nested = folder.appendingPathComponent("pins/7", isDirectory: true)
-        let request = PhotoDownloadRequest(photoID: "1", source: server.imageURL("a.jpg"),
-                                           destination: nested.appendingPathComponent("1.jpg"))
+    func testAPNGServedForAJPEGURLIsKeptAsAPNG() async throws {
+        try await server.inject("image", "png")
 
-        let file = try await downloader().download(request)
+        let results = await collect(downloader(), [request("really-a-png")])
 
-        XCTAssertEqual(try Data(contentsOf: file), jpeg)
+        let file = try XCTUnwrap(results["really-a-png"]?.get())
+        XCTAssertEqual(file.pathExtension, "png", "files carry their real type")
+        XCTAssertEqual(ImageValidation.format(of: try Data(contentsOf: file)), .png)
+    }
+
+    func testAStagedFileTheReceiverDoesNotTakeIsDeleted() async throws {
+        let results = await collect(downloader(), (0..<3).map { request("photo\($0)") }, keep: { $0 == "photo1" })
+
+        XCTAssertEqual(results.count, 3)
+        XCTAssertEqual(filesIn(kept), ["photo1.jpg"])
+        XCTAssertEqual(stagedFiles(), [], "what the album did not take is gone")
     }
 
     func testConcurrencyNeverExceedsTheLimit() async throws {
         try await server.configure(["image_delay": 0.08])
         let requests = (0..<12).map { request("photo\($0)") }
 
-        let results = await collect(downloader { $0.maxConcurrentDownloads = 3 }.download(requests, group: "pin"))
+        let results = await collect(downloader { $0.maxConcurrentDownloads = 3 }, requests)
 
         XCTAssertEqual(results.values.filter { (try? $0.get()) != nil }.count, 12)
         let log = try await server.log()
@@ -103,9 +123,7 @@ final class PhotoDownloaderTests: XCTestCase {
 
     func testDefaultLimitIsSix() async throws {
         try await server.configure(["image_delay": 0.08])
-        let requests = (0..<14).map { request("photo\($0)") }
-
-        _ = await collect(downloader().download(requests, group: "pin"))
+        _ = await collect(downloader(), (0..<14).map { request("photo\($0)") })
 
         let log = try await server.log()
         XCTAssertEqual(FlickrConfiguration().maxConcurrentDownloads, 6)
@@ -113,74 +131,118 @@ final class PhotoDownloaderTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(log.max_concurrent_images, 4)
     }
 
-    func testLimitIsSharedAcrossGroups() async throws {
+    func testLimitIsSharedAcrossBatches() async throws {
         try await server.configure(["image_delay": 0.08])
         let downloader = downloader { $0.maxConcurrentDownloads = 2 }
 
-        // Both batches start at once; collecting them one after the other doesn't serialise them.
-        let first = downloader.download((0..<4).map { request("a\($0)") }, group: "pin-1")
-        let second = downloader.download((0..<4).map { request("b\($0)") }, group: "pin-2")
-        let results = [await collect(first), await collect(second)]
+        let kept = self.kept
+        let batchA = (0..<4).map { request("a\($0)") }, batchB = (0..<4).map { request("b\($0)") }
+        async let first = Self.collect(downloader, batchA, into: kept)
+        async let second = Self.collect(downloader, batchB, into: kept)
+        let counts = await [first.count, second.count]
 
-        XCTAssertEqual(results.map { $0.count }, [4, 4])
+        XCTAssertEqual(counts, [4, 4])
         let log = try await server.log()
         XCTAssertLessThanOrEqual(log.max_concurrent_images, 2)
     }
 
-    // MARK: - Failures leave nothing behind
+    // MARK: - Bodies that must not be kept
 
-    func testTruncatedBodyFailsAndLeavesNoFile() async throws {
+    func testABodyCutBeforeItsContentLengthIsRetriedAndLeavesNoFile() async throws {
         try await server.inject("image", "truncate")
 
-        let results = await collect(downloader().download([request("cut")], group: "pin"))
+        let results = await collect(downloader(), [request("cut")])
 
         let failure = try XCTUnwrap(error(results["cut"]))
         // curl reports the cut as a lost connection; a short body without an error would be incompleteDownload.
         XCTAssertTrue([.connectionLost, .incompleteDownload(expected: Int64(jpeg.count), received: Int64(jpeg.count / 2))]
             .contains(failure), "\(failure)")
         XCTAssertTrue(failure.isTransient)
-        XCTAssertEqual(filesIn(folder), [], "no file and no .part left")
+        XCTAssertEqual(stagedFiles(), [], "no file and no .part left")
         let log = try await server.log()
         XCTAssertEqual(log.images.count, 3, "a cut connection is transient: retried twice")
+    }
+
+    func testAJPEGWithoutItsEndMarkerIsRefusedEvenWithAMatchingLength() async throws {
+        try await server.inject("image", "cut_short")
+
+        let results = await collect(downloader(), [request("short")])
+
+        XCTAssertEqual(error(results["short"]), .unusableImage(.truncated))
+        XCTAssertEqual(stagedFiles(), [])
+        XCTAssertEqual(filesIn(kept), [])
     }
 
     func testNonImageBodyIsRejectedWithoutRetry() async throws {
         try await server.inject("image", "html")
 
-        let results = await collect(downloader().download([request("page")], group: "pin"))
+        let results = await collect(downloader(), [request("page")])
 
         XCTAssertEqual(error(results["page"]), .notAnImage)
-        XCTAssertEqual(filesIn(folder), [])
+        XCTAssertEqual(stagedFiles(), [])
         let log = try await server.log()
         XCTAssertEqual(log.images.count, 1)
+    }
+
+    func testABodyOverTheByteLimitIsRefusedFromItsHeaders() async throws {
+        try await server.inject("image", "huge", ["length": 60_000_000])
+        let started = Date()
+
+        let results = await collect(downloader { $0.maxPhotoBytes = 1 << 20 }, [request("huge")])
+
+        XCTAssertEqual(error(results["huge"]), .photoTooLarge(limit: 1 << 20))
+        XCTAssertLessThan(Date().timeIntervalSince(started), 3, "refused without reading 60 MB")
+        let log = try await server.log()
+        XCTAssertEqual(log.images.count, 1, "not retried")
     }
 
     func testCallerValidatorDecides() async throws {
         let seen = LogRecorder()
         let downloader = downloader(validator: { data in
             seen.append("\(data.count)")
-            return false
+            return .failure(.unusableImage(.damaged))
         })
 
-        let results = await collect(downloader.download([request("rejected")], group: "pin"))
+        let results = await collect(downloader, [request("rejected")])
 
-        XCTAssertEqual(error(results["rejected"]), .notAnImage)
+        XCTAssertEqual(error(results["rejected"]), .unusableImage(.damaged))
         XCTAssertEqual(seen.lines, ["\(jpeg.count)"], "the validator saw the whole body")
-        XCTAssertEqual(filesIn(folder), [])
+        XCTAssertEqual(stagedFiles(), [])
     }
 
-    func testExistingFileIsKeptWhenADownloadFails() async throws {
-        let destination = folder.appendingPathComponent("keep.jpg")
-        try Data("old".utf8).write(to: destination)
-        try await server.inject("image", "html")
+    // MARK: - Servers that stall or never answer
 
-        let results = await collect(downloader().download(
-            [PhotoDownloadRequest(photoID: "keep", source: server.imageURL("keep.jpg"), destination: destination)],
-            group: "pin"))
+    func testAServerThatNeverAnswersStallsOutAndIsRetriedOnce() async throws {
+        try await server.inject("image", "hang")
+        let started = Date()
 
-        XCTAssertEqual(error(results["keep"]), .notAnImage)
-        XCTAssertEqual(try Data(contentsOf: destination), Data("old".utf8))
-        XCTAssertEqual(filesIn(folder), ["keep.jpg"])
+        let results = await collect(downloader { $0.stallTimeout = 0.6; $0.downloadTimeout = 10 }, [request("silent")])
+
+        XCTAssertEqual(error(results["silent"]), .stalled)
+        let elapsed = Date().timeIntervalSince(started)
+        XCTAssertGreaterThan(elapsed, 1.1, "two stalls of 0.6 s")
+        XCTAssertLessThan(elapsed, 4, "a stall is retried once, not three times")
+        let log = try await server.log()
+        XCTAssertEqual(log.images.count, 2)
+    }
+
+    func testAServerThatStopsMidBodyStallsOut() async throws {
+        try await server.inject("image", "stall", ["after_bytes": 100])
+
+        let results = await collect(downloader { $0.stallTimeout = 0.5; $0.retryCount = 0 }, [request("stuck")])
+
+        XCTAssertEqual(error(results["stuck"]), .stalled)
+        XCTAssertEqual(stagedFiles(), [])
+    }
+
+    func testThePhotoDeadlineBoundsEveryAttempt() async throws {
+        try await server.inject("image", "hang")
+        let started = Date()
+
+        let results = await collect(downloader { $0.stallTimeout = 30; $0.downloadTimeout = 1 }, [request("late")])
+
+        XCTAssertEqual(error(results["late"]), .timedOut)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 2.5, "the deadline holds across retries")
     }
 
     // MARK: - Retries
@@ -188,9 +250,9 @@ final class PhotoDownloaderTests: XCTestCase {
     func testTooManyRequestsIsRetriedUntilItSucceeds() async throws {
         try await server.inject("image", "http_status", times: 2, ["status": 429, "retry_after": "0"])
 
-        let results = await collect(downloader().download([request("busy")], group: "pin"))
+        let results = await collect(downloader(), [request("busy")])
 
-        XCTAssertEqual(try results["busy"]?.get(), folder.appendingPathComponent("busy.jpg"))
+        XCTAssertNotNil(try results["busy"]?.get())
         let log = try await server.log()
         XCTAssertEqual(log.images.map(\.status), [429, 429, 200])
     }
@@ -198,16 +260,16 @@ final class PhotoDownloaderTests: XCTestCase {
     func testServerErrorsAreRetriedThenReported() async throws {
         try await server.inject("image", "http_status", ["status": 503])
 
-        let results = await collect(downloader().download([request("down")], group: "pin"))
+        let results = await collect(downloader(), [request("down")])
 
         XCTAssertEqual(error(results["down"]), .httpStatus(503))
         let log = try await server.log()
         XCTAssertEqual(log.images.count, 3, "first attempt and two retries")
-        XCTAssertEqual(filesIn(folder), [])
+        XCTAssertEqual(stagedFiles(), [])
     }
 
     func testNotFoundIsNotRetried() async throws {
-        let results = await collect(downloader().download([request("missing-photo")], group: "pin"))
+        let results = await collect(downloader(), [request("missing-photo")])
 
         XCTAssertEqual(error(results["missing-photo"]), .httpStatus(404))
         XCTAssertEqual(error(results["missing-photo"])?.isTransient, false)
@@ -215,84 +277,69 @@ final class PhotoDownloaderTests: XCTestCase {
         XCTAssertEqual(log.images.count, 1)
     }
 
-    func testSlowImageTimesOutAndIsRetried() async throws {
-        try await server.inject("image", "delay", times: 1, ["seconds": 3])
-
-        let results = await collect(downloader { $0.downloadTimeout = 0.4 }.download([request("slow")], group: "pin"))
-
-        XCTAssertNotNil(try results["slow"]?.get(), "the retry got through")
-        let log = try await server.log()
-        XCTAssertEqual(log.images.count, 2)
-    }
-
     func testInsecureImageURLIsRefused() async throws {
-        let request = PhotoDownloadRequest(photoID: "x", source: URL(string: "http://example.com/x.jpg")!,
-                                           destination: folder.appendingPathComponent("x.jpg"))
+        let request = PhotoDownloadRequest(photoID: "x", source: URL(string: "http://example.com/x.jpg")!)
 
-        let results = await collect(downloader().download([request], group: "pin"))
+        let results = await collect(downloader(), [request])
 
         XCTAssertEqual(error(results["x"]), .insecureEndpoint(host: "example.com"))
-        XCTAssertEqual(filesIn(folder), [])
     }
 
     // MARK: - Cancellation
 
-    func testCancellingAGroupStopsItsRequestsAndLeavesNoFiles() async throws {
+    func testCancellingTheCallerStopsEveryRequestAndLeavesNoFiles() async throws {
         try await server.configure(["image_delay": 5])
         let downloader = downloader { $0.maxConcurrentDownloads = 2 }
         let requests = (0..<8).map { request("photo\($0)") }
-        let stream = downloader.download(requests, group: "pin-1")
+        let kept = self.kept
+        let task = Task.detached { await PhotoDownloaderTests.collect(downloader, requests, into: kept, keep: { _ in true }) }
         try await server.waitForLog { $0.active_images == 2 }
         let started = Date()
 
-        downloader.cancel(group: "pin-1")
-        let results = await collect(stream)
+        task.cancel()
+        let results = await task.value
 
         XCTAssertLessThan(Date().timeIntervalSince(started), 2, "in-flight requests were cancelled, not awaited")
         XCTAssertEqual(results.count, 8, "every photo is reported")
         XCTAssertTrue(results.values.allSatisfy { error($0) == .cancelled })
-        XCTAssertEqual(filesIn(folder), [])
+        XCTAssertEqual(stagedFiles(), [])
         let log = try await server.log()
         XCTAssertEqual(log.images.count, 2, "queued photos were never requested")
     }
 
-    func testCancellingOneGroupLeavesOthersRunning() async throws {
+    func testCancellingOneBatchLeavesOthersRunning() async throws {
         let downloader = downloader { $0.maxConcurrentDownloads = 2 }
         try await server.inject("image", "delay", ["seconds": 5, "match": "slow"])
-        let doomed = downloader.download((0..<3).map { request("slow\($0)") }, group: "pin-1")
+        let folder = self.kept
+        let slow = (0..<3).map { request("slow\($0)") }
+        let doomed = Task.detached { await PhotoDownloaderTests.collect(downloader, slow, into: folder, keep: { _ in true }) }
         try await server.waitForLog { $0.active_images == 2 }
 
-        downloader.cancel(group: "pin-1")
-        let kept = await collect(downloader.download((0..<3).map { request("fast\($0)") }, group: "pin-2"))
-        let cancelled = await collect(doomed)
+        doomed.cancel()
+        let fast = await collect(downloader, (0..<3).map { request("fast\($0)") })
+        let cancelled = await doomed.value
 
-        XCTAssertTrue(kept.values.allSatisfy { (try? $0.get()) != nil })
+        XCTAssertTrue(fast.values.allSatisfy { (try? $0.get()) != nil })
         XCTAssertTrue(cancelled.values.allSatisfy { error($0) == .cancelled })
-        XCTAssertEqual(filesIn(folder), ["fast0.jpg", "fast1.jpg", "fast2.jpg"])
+        XCTAssertEqual(filesIn(self.kept), ["fast0.jpg", "fast1.jpg", "fast2.jpg"])
+    }
+}
+
+/// Results gathered from concurrent receivers.
+private final class ResultBox: @unchecked Sendable {
+    // @unchecked: guarded by `lock`.
+    private let lock = NSLock()
+    private var results: [String: Result<URL, FlickrError>] = [:]
+
+    func set(_ id: String, _ result: Result<URL, FlickrError>) {
+        lock.lock()
+        results[id] = result
+        lock.unlock()
     }
 
-    func testCancellingTheTaskCancelsItsDownload() async throws {
-        try await server.configure(["image_delay": 5])
-        let downloader = downloader()
-        let request = request("slow")
-        let task = Task { () async throws -> URL in try await downloader.download(request) }
-        try await server.waitForLog { $0.active_images == 1 }
-        let started = Date()
-
-        task.cancel()
-        let result = await task.result
-
-        XCTAssertEqual(result.failure as? FlickrError, .cancelled)
-        XCTAssertLessThan(Date().timeIntervalSince(started), 2)
-        XCTAssertEqual(filesIn(folder), [])
-    }
-
-    func testGroupCanStartAgainAfterCancel() async throws {
-        let downloader = downloader()
-        downloader.cancel(group: "pin-1")
-
-        let results = await collect(downloader.download([request("again")], group: "pin-1"))
-
-        XCTAssertNotNil(try results["again"]?.get())
+    var values: [String: Result<URL, FlickrError>] {
+        lock.lock()
+        defer { lock.unlock() }
+        return results
     }
 }

@@ -6,12 +6,12 @@ import Logging
 import TouristStore
 import XCTest
 
-/// AlbumService against the real store (in memory, files in a temporary folder), the real Flickr
+/// The fixture: AlbumService against the real store (in memory, files in a temporary folder), the real Flickr
 /// client and downloader, and the Flickr-compatible server on 127.0.0.1.
-final class AlbumServiceTests: XCTestCase {
-    private var server: FlickrTestServer!
-    private var dataFolder: URL!
-    private var database: AppDatabase!
+class AlbumServiceTestCase: XCTestCase {
+    var server: FlickrTestServer!
+    var dataFolder: URL!
+    var database: AppDatabase!
 
     override func setUpWithError() throws {
         server = try FlickrTestServer()
@@ -25,25 +25,38 @@ final class AlbumServiceTests: XCTestCase {
     }
 
     @MainActor
-    private func makeService(apiKey: String? = "test-key") -> AlbumService {
+    func makeService(apiKey: String? = "test-key") -> AlbumService {
         let configuration = FlickrConfiguration(endpoint: server.restURL, searchTimeout: 5, downloadTimeout: 5,
                                                 retryBaseDelay: 0.05, maxRetryDelay: 0.2, appVersion: "test")
         let quiet = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
         let client = FlickrAPIClient(configuration: configuration, apiKey: { apiKey.flatMap(FlickrAPIKey.init) },
                                      logger: quiet)
-        let downloader = PhotoDownloader(configuration: configuration, logger: quiet)
+        let downloader = PhotoDownloader(configuration: configuration,
+                                         stagingFolder: dataFolder.appendingPathComponent("staging"), logger: quiet)
         return AlbumService(store: database, searcher: client, downloader: downloader, albumSize: 30, logger: quiet)
     }
 
-    private func insertPin(latitude: Double = 48.8566, longitude: Double = 2.3522) throws -> Int64 {
+    func insertPin(latitude: Double = 48.8566, longitude: Double = 2.3522) throws -> Int64 {
         try XCTUnwrap(database.insertPin(latitude: latitude, longitude: longitude).id)
     }
 
-    private func filesOnDisk(pinID: Int64) -> [String] {
+    func filesOnDisk(pinID: Int64) -> [String] {
         let folder = dataFolder.appendingPathComponent("photos/\(pinID)")
         return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
     }
 
+    var stagedFiles: [String] { filesIn(dataFolder.appendingPathComponent("staging")) }
+
+    /// Every file in the photos folder is named by a row, and every row's file is there.
+    func assertFilesFollowRows(pinID: Int64, file: StaticString = #filePath, line: UInt = #line) throws {
+        let named = Set(try database.photos(ofPin: pinID).compactMap(\.filePath).map { ($0 as NSString).lastPathComponent })
+        XCTAssertEqual(Set(filesOnDisk(pinID: pinID)), named, "files on disk are exactly the rows' files", file: file, line: line)
+        XCTAssertEqual(stagedFiles, [], "nothing is left in the staging folder", file: file, line: line)
+    }
+}
+
+/// AlbumService's behaviour.
+final class AlbumServiceTests: AlbumServiceTestCase {
     @MainActor
     func testEnsuringANewPinsAlbumSearchesAndDownloadsEveryPhoto() async throws {
         let service = makeService()

@@ -37,6 +37,10 @@ from urllib.parse import parse_qs, urlsplit
 HERE = os.path.dirname(os.path.abspath(__file__))
 with open(os.path.join(HERE, "tiny.jpg"), "rb") as image_file:
     JPEG = image_file.read()
+with open(os.path.join(HERE, "tiny.png"), "rb") as image_file:
+    PNG = image_file.read()  # a real 64x48 PNG, served where a JPEG is expected
+with open(os.path.join(HERE, "bomb.png"), "rb") as image_file:
+    BOMB = image_file.read()  # 110 KB that decode to 30,000 x 30,000 pixels (2.7 GB as RGB)
 
 def photo_jpeg(name):
     """A distinct, recognisable 320x240 JPEG per photo when Pillow is available (screenshots show
@@ -123,7 +127,14 @@ def apply_control(body):
         delay {"seconds": 2.0}                          (then answers normally)
         bad_json | jsonp | html                         (search: broken or wrong bodies)
         truncate                                         (image: full Content-Length, half the body, close)
+        cut_short                                        (image: the first 2/3 of a JPEG, Content-Length to match)
+        bomb                                             (image: a 30,000 x 30,000 PNG of 110 KB)
+        png                                              (image: a real PNG where a JPEG is expected)
+        hang                                             (image: accept, read the request, never answer)
+        stall    {"after_bytes": 100}                    (image: headers and a few bytes, then nothing)
+        huge     {"length": 60000000}                    (image: announces and streams a body that large)
         html                                             (image: 200 with an HTML page)
+        duplicate_ids                                    (search: every photo of the page listed twice)
     {"all_usable": true} leaves out the url-less and malformed entries (every photo is usable);
     {"distinct_images": true} serves a different 320x240 JPEG per photo (needs Pillow);
     {"image_delay": 0.1} delays every image answer; {"total": 95} sets the photo count of every place,
@@ -350,6 +361,9 @@ class Handler(BaseHTTPRequestHandler):
             return
 
         result = search(self.base_url(), query)
+        if kind == "duplicate_ids" and "photos" in result:
+            photos = result["photos"]["photo"]
+            result["photos"]["photo"] = [entry for photo in photos for entry in (photo, dict(photo))]
         text = json.dumps(result)
         if kind == "jsonp" or query.get("nojsoncallback") != "1":
             self.send_body(200, ("jsonFlickrApi(%s)" % text).encode(), "text/javascript")
@@ -388,6 +402,27 @@ class Handler(BaseHTTPRequestHandler):
                     self.connection.shutdown(socket.SHUT_WR)
                 except OSError:
                     pass
+            elif kind == "cut_short":
+                body = photo_jpeg(name) if STATE.distinct_images else JPEG
+                self.send_body(200, body[: len(body) * 2 // 3], "image/jpeg")
+            elif kind == "bomb":
+                self.send_body(200, BOMB, "image/png")
+            elif kind == "png":
+                self.send_body(200, PNG, "image/png")
+            elif kind == "hang":
+                _hold(self, seconds=float(fault.get("seconds", 120)))
+            elif kind == "stall":
+                body = photo_jpeg(name) if STATE.distinct_images else JPEG
+                self.send_response(200)
+                self.send_header("Content-Type", "image/jpeg")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body[: int(fault.get("after_bytes", 100))])
+                self.wfile.flush()
+                self.record_status(200)
+                _hold(self, seconds=float(fault.get("seconds", 120)))
+            elif kind == "huge":
+                _stream_zeros(self, int(fault.get("length", 60_000_000)))
             elif name.startswith("missing") or not name.endswith(".jpg"):
                 self.send_body(404, b"not found", "text/plain")
             else:
@@ -395,6 +430,38 @@ class Handler(BaseHTTPRequestHandler):
         finally:
             with STATE.lock:
                 STATE.active_images -= 1
+
+
+def _hold(handler, seconds):
+    """Keeps the connection open, saying nothing, until the client goes or `seconds` pass."""
+    handler.close_connection = True
+    deadline = time.time() + seconds
+    handler.connection.settimeout(0.2)
+    while time.time() < deadline:
+        try:
+            if handler.connection.recv(1024) == b"":
+                return  # the client hung up
+        except socket.timeout:
+            continue
+        except OSError:
+            return
+
+
+def _stream_zeros(handler, length):
+    handler.send_response(200)
+    handler.send_header("Content-Type", "image/jpeg")
+    handler.send_header("Content-Length", str(length))
+    handler.end_headers()
+    handler.record_status(200)
+    handler.close_connection = True
+    block = bytes(64 * 1024)
+    sent = 0
+    try:
+        while sent < length:
+            handler.wfile.write(block[: min(len(block), length - sent)])
+            sent += len(block)
+    except OSError:
+        pass  # the client refused the body, as it should
 
 
 class Server(ThreadingHTTPServer):

@@ -1,0 +1,148 @@
+import FlickrClient
+import Foundation
+import TouristStore
+
+/// What one run does: search, replace the album, download and adopt photos. After every await a
+/// run checks that it is still current (`isCurrent`): a cancelled or superseded run returns
+/// without writing, and the store refuses an album searched for a place the pin has left.
+extension AlbumService {
+    func completeAlbum(_ pinID: Int64, token: UUID) async {
+        guard let contents = await contents(pinID), isCurrent(token, pinID) else { return }
+        guard contents.album != nil else {
+            await fetch(pinID, newCollection: false, token: token)
+            return
+        }
+        let failed = failedPhotoIDs(ofPin: pinID)
+        let missing = contents.photos.filter { $0.filePath == nil && !($0.id.map(failed.contains) ?? false) }
+        if !missing.isEmpty {
+            logger.debug("Resuming \(missing.count) downloads for pin \(pinID)")
+            await download(missing, pinID: pinID, token: token)
+        }
+    }
+
+    func redownload(photoID: Int64, pinID: Int64, token: UUID) async {
+        guard let contents = await contents(pinID), isCurrent(token, pinID),
+              let photo = contents.photos.first(where: { $0.id == photoID }) else { return }
+        await download([photo], pinID: pinID, token: token)
+    }
+
+    func fetch(_ pinID: Int64, newCollection: Bool, token: UUID) async {
+        setActivity(.searching, pinID, token: token)
+        let store = self.store
+        let pin: Pin
+        let previous: Album?
+        let seen: Set<String>
+        do {
+            let (found, album, seenIDs) = try await Self.background {
+                (try store.pin(id: pinID), try store.album(ofPin: pinID), try store.seenFlickrIds(ofPin: pinID))
+            }
+            guard let found, isCurrent(token, pinID) else { return }
+            (pin, previous, seen) = (found, album, seenIDs)
+        } catch {
+            setActivity(.failed(AlbumProblem(kind: .other, title: "Photos Could Not Be Loaded",
+                                             message: error.localizedDescription)), pinID, token: token)
+            return
+        }
+
+        var page = 1
+        if newCollection, let previous {
+            page = AlbumPaging.randomPage(pages: previous.pages, perPage: previous.perPage, currentPage: previous.page)
+        }
+        let result: FlickrSearchPage
+        do {
+            result = try await searcher.searchPhotos(FlickrSearchQuery(latitude: pin.latitude, longitude: pin.longitude,
+                                                                     page: page, perPage: albumSize))
+        } catch {
+            guard error != .cancelled, isCurrent(token, pinID) else { return }
+            logger.warning("Search for pin \(pinID) failed: \(error.userMessage)")
+            setActivity(.failed(AlbumProblem(error)), pinID, token: token)
+            return
+        }
+        guard isCurrent(token, pinID) else { return }
+
+        // Flickr can list the same photo twice in one page; an album holds it once.
+        var ids: Set<String> = []
+        let unique = result.photos.filter { ids.insert($0.id).inserted }
+        let chosen = newCollection
+            ? AlbumPaging.preferringUnseen(unique, seen: seen, limit: albumSize)
+            : Array(unique.prefix(albumSize))
+        let rows = chosen.enumerated().map { index, photo in
+            Photo(pinId: pinID, flickrId: photo.id, remoteURL: photo.imageURL.absoluteString,
+                  ownerId: photo.owner, ownerName: photo.ownerName, title: photo.title, position: index)
+        }
+        let album = Album(pinId: pinID, page: result.page, pages: result.pages, total: result.total,
+                          perPage: result.perPage)
+        let searchedAt = (latitude: pin.latitude, longitude: pin.longitude)
+        let inserted: [Photo]
+        do {
+            inserted = try await Self.background { try store.replaceAlbum(album, photos: rows, searchedAt: searchedAt) }
+        } catch StoreError.pinNotFound, StoreError.pinMoved {
+            return // deleted or moved while we searched: this album belongs to no pin
+        } catch {
+            setActivity(.failed(AlbumProblem(kind: .other, title: "Photos Could Not Be Saved",
+                                             message: error.localizedDescription)), pinID, token: token)
+            return
+        }
+        guard isCurrent(token, pinID) else { return }
+        failedPhotos[pinID] = []
+        logger.debug("Pin \(pinID): page \(result.page) of \(result.pages), \(inserted.count) photos")
+        await download(inserted, pinID: pinID, token: token)
+    }
+
+    func download(_ photos: [Photo], pinID: Int64, token: UUID) async {
+        var requests: [PhotoDownloadRequest] = []
+        for photo in photos {
+            guard let id = photo.id, let source = URL(string: photo.remoteURL) else { continue }
+            requests.append(PhotoDownloadRequest(photoID: String(id), source: source))
+        }
+        guard !requests.isEmpty, isCurrent(token, pinID) else { return }
+        let total = requests.count
+        startedDownloading(pinID, token: token, total: total)
+        await downloader.download(requests) { [weak self] event in
+            await self?.received(event, pinID: pinID, token: token, total: total)
+        }
+    }
+
+    /// One photo's outcome. A current run takes the staged file into the album (the store moves it
+    /// in the write that records it); a stale run leaves it, and the downloader deletes it.
+    private func received(_ event: PhotoDownloadEvent, pinID: Int64, token: UUID, total: Int) async {
+        guard isCurrent(token, pinID), let photoID = Int64(event.photoID) else { return }
+        switch event.result {
+        case .success(let staged):
+            let store = self.store
+            do {
+                _ = try await Self.background {
+                    try store.adoptPhotoFile(id: photoID, stagedFile: staged.file,
+                                             fileExtension: staged.format.fileExtension)
+                }
+            } catch StoreError.photoNotFound {
+                // Removed from the album while it downloaded: the staged file is simply not taken.
+            } catch {
+                logger.error("Photo \(photoID) of pin \(pinID) could not be saved: \(error.localizedDescription)")
+                if isCurrent(token, pinID) { failedPhotos[pinID, default: []].insert(photoID) }
+            }
+        case .failure(.cancelled):
+            return
+        case .failure(let error):
+            logger.info("Photo \(photoID) of pin \(pinID) failed: \(error.userMessage)")
+            if isCurrent(token, pinID) { failedPhotos[pinID, default: []].insert(photoID) }
+        }
+        photoFinished(pinID, token: token, total: total)
+    }
+
+    func contents(_ pinID: Int64) async -> AlbumContents? {
+        let store = self.store
+        do {
+            return try await Self.background { try store.albumContents(ofPin: pinID) }
+        } catch {
+            logger.error("Could not read the album of pin \(pinID): \(error.localizedDescription)")
+            return nil
+        }
+    }
+
+    /// Runs blocking store or disk work off the main actor. It runs to its end even if the run is
+    /// cancelled meanwhile (a store write is all-or-nothing); callers check `isCurrent` after it.
+    nonisolated static func background<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await Task.detached(priority: .userInitiated) { try work() }.value
+    }
+}

@@ -1,0 +1,146 @@
+import FlickrClient
+import FlickrTestSupport
+import Foundation
+import Logging
+@testable import TouristAlbums
+import TouristStore
+import XCTest
+
+/// Races and lost actions: runs that are cancelled, superseded or overtaken by the user must write
+/// nothing, and the album ends as the user left it.
+final class AlbumServiceRaceTests: AlbumServiceTestCase {
+    private let paris = (latitude: 48.8566, longitude: 2.3522)
+    private let rome = (latitude: 41.9028, longitude: 12.4964)
+
+    /// The Flickr ids a fresh search of `place` lists first (what its album should hold).
+    private static func flickrIds(at place: (latitude: Double, longitude: Double),
+                                  from endpoint: URL) async throws -> Set<String> {
+        let client = FlickrAPIClient(configuration: FlickrConfiguration(endpoint: endpoint), apiKey: "test-key")
+        let page = try await client.searchPhotos(latitude: place.latitude, longitude: place.longitude)
+        return Set(page.photos.map(\.id))
+    }
+
+    @MainActor
+    private func waitUntil(_ condition: () throws -> Bool, seconds: Double = 10) async rethrows {
+        let deadline = Date().addingTimeInterval(seconds)
+        while try !condition(), Date() < deadline { try? await Task.sleep(nanoseconds: 20_000_000) }
+    }
+
+    @MainActor
+    func testTwoResultsWithTheSameFlickrIdMakeOneAlbum() async throws {
+        try await server.inject("search", "duplicate_ids", times: 1)
+        let service = makeService()
+        let pinID = try insertPin()
+
+        service.ensureAlbum(ofPin: pinID)
+        await service.waitUntilIdle(pinID: pinID)
+
+        XCTAssertEqual(service.activity(ofPin: pinID), .idle, "the album did not fail")
+        let photos = try database.photos(ofPin: pinID)
+        XCTAssertFalse(photos.isEmpty)
+        XCTAssertEqual(Set(photos.map(\.flickrId)).count, photos.count, "each Flickr photo once")
+        XCTAssertTrue(photos.allSatisfy { $0.filePath != nil })
+        try assertFilesFollowRows(pinID: pinID)
+    }
+
+    @MainActor
+    func testAPinMovedWhileItsPhotosDownloadGetsThePhotosOfItsNewPlace() async throws {
+        try await server.configure(["image_delay": 0.3])
+        let service = makeService()
+        let pinID = try insertPin(latitude: paris.latitude, longitude: paris.longitude)
+        service.ensureAlbum(ofPin: pinID)
+        try await server.waitForLog { !$0.images.isEmpty }
+
+        // The user drops the pin somewhere else (as PinWriter does it).
+        try database.movePin(id: pinID, latitude: rome.latitude, longitude: rome.longitude, clearingAlbum: true)
+        try await server.configure(["image_delay": 0])
+        try await waitUntil { try database.albumContents(ofPin: pinID).album != nil && !service.activity(ofPin: pinID).isBusy
+            && database.photos(ofPin: pinID).allSatisfy { $0.filePath != nil } }
+        await service.waitUntilIdle(pinID: pinID)
+
+        let expected = try await Self.flickrIds(at: rome, from: server.restURL)
+        let photos = try database.photos(ofPin: pinID)
+        XCTAssertFalse(photos.isEmpty)
+        XCTAssertTrue(Set(photos.map(\.flickrId)).isSubset(of: expected), "only photos of the new place")
+        XCTAssertEqual(service.activity(ofPin: pinID), .idle, "no status stuck at “Downloading …”")
+        try assertFilesFollowRows(pinID: pinID)
+    }
+
+    @MainActor
+    func testASearchThatReturnsAfterThePinMovedIsNotSaved() async throws {
+        try await server.inject("search", "delay", times: 1, ["seconds": 1.0])
+        let service = makeService()
+        let pinID = try insertPin(latitude: paris.latitude, longitude: paris.longitude)
+        service.ensureAlbum(ofPin: pinID)
+        try await server.waitForLog { !$0.searches.isEmpty }
+
+        try database.movePin(id: pinID, latitude: rome.latitude, longitude: rome.longitude, clearingAlbum: true)
+        try await Task.sleep(nanoseconds: 1_500_000_000) // the slow Paris answer has arrived by now
+        await service.waitUntilIdle(pinID: pinID)
+
+        let expected = try await Self.flickrIds(at: rome, from: server.restURL)
+        let photos = try database.photos(ofPin: pinID)
+        XCTAssertTrue(Set(photos.map(\.flickrId)).isSubset(of: expected), "the Paris answer was not saved for Rome")
+        try assertFilesFollowRows(pinID: pinID)
+    }
+
+    @MainActor
+    func testDeletingAPinInTheStoreStopsItsDownloads() async throws {
+        try await server.configure(["image_delay": 1.0])
+        let service = makeService()
+        let pinID = try insertPin()
+        service.ensureAlbum(ofPin: pinID)
+        try await server.waitForLog { $0.active_images > 0 }
+        let started = Date()
+
+        try database.deletePin(id: pinID)
+        await service.waitUntilIdle(pinID: pinID)
+        try await waitUntil { service.activity(ofPin: pinID) == .idle }
+
+        XCTAssertLessThan(Date().timeIntervalSince(started), 2, "the downloads stopped; they were not awaited")
+        XCTAssertEqual(service.activity(ofPin: pinID), .idle)
+        try await Task.sleep(nanoseconds: 1_200_000_000) // any request still on the wire ends
+        XCTAssertEqual(filesOnDisk(pinID: pinID), [])
+        XCTAssertEqual(stagedFiles, [])
+    }
+
+    @MainActor
+    func testNewCollectionDuringANewCollectionLeavesOneConsistentAlbum() async throws {
+        let service = makeService()
+        let pinID = try insertPin()
+        service.ensureAlbum(ofPin: pinID)
+        await service.waitUntilIdle(pinID: pinID)
+        try await server.configure(["image_delay": 0.2])
+
+        service.newCollection(ofPin: pinID)
+        try await server.waitForLog { $0.active_images > 0 }
+        service.cancel(pinID: pinID) // the user leaves; the run is cancelled mid-download
+        service.newCollection(ofPin: pinID)
+        await service.waitUntilIdle(pinID: pinID)
+        try await Task.sleep(nanoseconds: 500_000_000) // the cancelled run's last requests end
+
+        XCTAssertEqual(service.activity(ofPin: pinID), .idle)
+        XCTAssertTrue(try database.photos(ofPin: pinID).allSatisfy { $0.filePath != nil })
+        try assertFilesFollowRows(pinID: pinID)
+    }
+
+    @MainActor
+    func testRetryReplacesAPhotoWhoseFileDoesNotDecode() async throws {
+        let service = makeService()
+        let pinID = try insertPin()
+        service.ensureAlbum(ofPin: pinID)
+        await service.waitUntilIdle(pinID: pinID)
+        let photo = try XCTUnwrap(database.photos(ofPin: pinID).first)
+        let broken = try XCTUnwrap(photo.filePath)
+        try Data("not a photo any more".utf8).write(to: database.photoFileURL(relativePath: broken))
+
+        service.retry(photoID: try XCTUnwrap(photo.id), ofPin: pinID)
+        await service.waitUntilIdle(pinID: pinID)
+
+        let replaced = try XCTUnwrap(database.photos(ofPin: pinID).first { $0.id == photo.id }?.filePath)
+        XCTAssertNotEqual(replaced, broken, "a new download, at a new path")
+        XCTAssertEqual(try Data(contentsOf: database.photoFileURL(relativePath: replaced)), try sampleJPEG())
+        XCTAssertFalse(FileManager.default.fileExists(atPath: database.photoFileURL(relativePath: broken).path))
+        try assertFilesFollowRows(pinID: pinID)
+    }
+}
