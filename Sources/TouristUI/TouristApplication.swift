@@ -115,10 +115,14 @@ public final class TouristApplication {
         }
     }
 
-    /// Ctrl+Q and signals close the window as its close button does, so every way out saves alike.
+    /// Ctrl+Q and signals close the window as its close button does, so every way out saves alike;
+    /// the application ends with its last window (quitting the loop at once would skip the saving).
     private func quit() {
-        mainWindow?.close()
-        g_application_quit(application.cast())
+        if let mainWindow, mainWindow.isOpen {
+            mainWindow.close()
+        } else {
+            g_application_quit(application.cast())
+        }
     }
 
     private func openContext() -> AppContext {

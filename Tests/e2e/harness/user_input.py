@@ -37,6 +37,13 @@ class UserInput:
     def click(self, x: int, y: int, button: int = LEFT_BUTTON) -> None:
         xdotool(self.display, "mousemove", x, y, "sleep", 0.05, "click", button)
 
+    def mouse_down(self, x: int, y: int, button: int = LEFT_BUTTON) -> None:
+        """Press (and keep pressing) at (x, y); `mouse_up` releases."""
+        xdotool(self.display, "mousemove", x, y, "sleep", 0.05, "mousedown", button)
+
+    def mouse_up(self, button: int = LEFT_BUTTON) -> None:
+        xdotool(self.display, "mouseup", button)
+
     def press_and_hold(self, x: int, y: int, seconds: float, button: int = LEFT_BUTTON) -> None:
         xdotool(self.display, "mousemove", x, y, "sleep", 0.05, "mousedown", button,
                 "sleep", seconds, "mouseup", button, timeout=seconds + 15)
