@@ -166,10 +166,11 @@ class Run:
         self.kept_pins = stored  # a pin dropped while held may have been stored too: it is the user's now
 
     def refill_an_album(self, label: str) -> None:
-        """The app shows the album again, downloading what a kill left missing."""
+        """The app shows the album again, downloading what a kill left missing; then it quits."""
         missing = [pin for pin in self.app.pins()
                    if any(path is None for _, _, path in self.app.photos(pin[0]))]
         if not missing:
+            self.app.quit()
             return
         pin = self.random.choice(missing)
         self.open_album(pin)

@@ -108,8 +108,9 @@ def test_real_input_reaches_a_gtk_app_without_a_window_manager(
         fields = dict(line.split("=", 1) for line in xdotool(display, "getwindowgeometry", "--shell", window).stdout.split())
         assert (fields["X"], fields["Y"]) == ("0", "0"), "without a window manager a window opens at 0,0"
         xdotool(display, "windowsize", "--sync", window, 900, 650)
-        screen = capture_screen(display, artifacts.path("widget-factory.png"))
-        assert not is_blank(screen.crop((0, 60, 900, 650)))
+        # The resized window repaints a moment later (longer on a loaded machine): wait for it.
+        wait_until(lambda: not is_blank(capture_screen(display, artifacts.path("widget-factory.png"))
+                                        .crop((0, 60, 900, 650))), 10, "the demo's window is painted")
         user.park_pointer()
         assert user.pointer_position() == (1279, 799)
         xdotool(display, "windowfocus", "--sync", window)
