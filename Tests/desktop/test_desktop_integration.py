@@ -182,6 +182,15 @@ def test_meson_buildtype_picks_the_swiftpm_configuration(tmp_path: Path, buildty
     assert arguments[3] == str(tmp_path / "build" / "swiftpm"), "default scratch path is inside the build dir"
 
 
+def test_meson_setup_without_options_builds_the_optimised_self_contained_app(tmp_path: Path) -> None:
+    result = configure(tmp_path / "build")
+    assert result.returncode == 0, result.stdout + result.stderr
+    command = swift_build_command(tmp_path / "build")
+    arguments = command[command.index("swift-build") + 1:]
+    assert arguments[1] == "release", "the README's `meson setup build` installs a release build"
+    assert "--static-swift-stdlib" in command[2], "the Swift runtime is linked into the binary"
+
+
 def test_meson_bakes_the_flickr_key_into_the_c_shims_and_installs_the_binary(tmp_path: Path) -> None:
     result = configure(tmp_path / "build", "-Dflickr_api_key=0123abcdef", f"--prefix={tmp_path / 'prefix'}",
                        f"-Dswiftpm_scratch_path={tmp_path / 'scratch'}")
@@ -255,3 +264,23 @@ def test_installed_binary_reports_its_version_from_any_directory(installed: Inst
     result = run(installed.prefix / "bin" / BINARY, "--version", cwd=tmp_path, timeout=60)
     assert result.returncode == 0, f"{installed.origin}\n{result.stdout}{result.stderr}"
     assert result.stdout.strip() == f"{BINARY} {meson_project_version()}"
+
+
+def test_the_installed_binary_is_optimised_and_needs_no_toolchain_library(installed: Installation) -> None:
+    build = os.environ.get("VIRTUAL_TOURIST_MESON_BUILD")
+    if build:  # the build CI installed from: its configuration is what was installed
+        command = swift_build_command(Path(build))
+        assert command[command.index("swift-build") + 1:][1] == "release", f"not optimised ({installed.origin})"
+    binary = installed.prefix / "bin" / BINARY
+    libraries = run("ldd", binary).stdout
+    assert "not found" not in libraries, libraries
+    toolchain = [line for line in libraries.splitlines()
+                 if "/opt/swift" in line or "libswiftCore" in line or "libFoundation" in line]
+    assert not toolchain, f"the binary loads the Swift runtime from the toolchain ({installed.origin}):\n" + "\n".join(toolchain)
+    for needed in ("libgtk-3", "libosmgpsmap-1.0", "libsqlite3", "libcurl"):
+        assert needed in libraries, f"{needed} is what a distributor's package depends on:\n{libraries}"
+    # With the toolchain out of reach it still starts.
+    environment = {key: value for key, value in os.environ.items() if key != "LD_LIBRARY_PATH"}
+    environment["PATH"] = "/usr/bin:/bin"
+    result = subprocess.run([str(binary), "--version"], capture_output=True, text=True, env=environment, timeout=60)
+    assert result.returncode == 0 and result.stdout.startswith(BINARY), result.stdout + result.stderr
