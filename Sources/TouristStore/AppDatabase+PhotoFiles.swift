@@ -12,25 +12,50 @@ import Darwin
 // MARK: - Photo files
 
 extension AppDatabase {
-    /// Removes every file under the photos folder that no photo names (including partial
-    /// downloads such as `*.part`), and the folders this leaves empty; returns how many files went.
+    /// Removes every file under the photos folder that no photo names (left by a kill between a
+    /// download's rename and its commit, or by older versions), and the folders this leaves empty;
+    /// returns how many files went.
     ///
-    /// `open(paths:)` calls it at start-up. Do not call it while downloads are writing files.
+    /// Safe while downloads run, and meant to run in the background after start-up: each top-level
+    /// folder (one pin's) is swept inside one short write on the writer, where downloads are also
+    /// adopted, so a file is judged and unlinked atomically with respect to any row naming it, and
+    /// writes in between are never held up for long.
     @discardableResult
     public func removeOrphanedPhotoFiles() throws -> Int {
-        try wrapErrors {
-            // On the writer, so no write can name a file while the folder is being swept.
-            try dbWriter.writeWithoutTransaction { db in
-                var named = try Photo
-                    .select(Photo.Columns.filePath, as: String.self)
-                    .filter(Photo.Columns.filePath != nil)
-                    .fetchSet(db)
-                // Files of a deletion that can still be undone are not orphans.
-                named.formUnion(try String.fetchAll(
-                    db, sql: "SELECT path FROM pending_file_deletion WHERE held_by IS NOT NULL"))
-                return removeFiles(in: photosFolder, relativePath: Self.photosFolderName, keeping: named)
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: photosFolder.path)) ?? []
+        var removed = 0
+        for entry in entries {
+            removed += try wrapErrors {
+                try dbWriter.writeWithoutTransaction { db in try sweep(entry: entry, db) }
             }
         }
+        return removed
+    }
+
+    /// Sweeps `photos/<entry>` (a pin's folder, or anything stray) against the rows naming files in it.
+    private func sweep(entry: String, _ db: Database) throws -> Int {
+        let prefix = Self.photosFolderName + "/" + entry
+        var named: Set<String>
+        if let pinId = Int64(entry) {
+            named = try Photo.select(Photo.Columns.filePath, as: String.self)
+                .filter(Photo.Columns.pinId == pinId && Photo.Columns.filePath != nil)
+                .fetchSet(db)
+        } else {
+            named = try String.fetchSet(db, sql: """
+                SELECT file_path FROM photo WHERE file_path = ? OR substr(file_path, 1, ?) = ?
+                """, arguments: [prefix, prefix.count + 1, prefix + "/"])
+        }
+        // Files of a deletion that can still be undone are not orphans.
+        named.formUnion(try String.fetchAll(db, sql: """
+            SELECT path FROM pending_file_deletion WHERE held_by IS NOT NULL AND substr(path, 1, ?) = ?
+            """, arguments: [prefix.count + 1, prefix + "/"]))
+        let url = photosFolder.appendingPathComponent(entry)
+        guard isDirectory(url) else {
+            return !named.contains(prefix) && unlink(url.path) == 0 ? 1 : 0
+        }
+        let removed = removeFiles(in: url, relativePath: prefix, keeping: named)
+        rmdir(url.path) // fails, harmlessly, unless the folder is now empty
+        return removed
     }
 
     /// Makes a downloaded file from the staging folder the photo's file, in the same write that

@@ -36,8 +36,9 @@ public final class AppDatabase: Sendable {
         try write { db in try db.execute(sql: "UPDATE pending_file_deletion SET held_by = NULL") }
     }
 
-    /// Opens (creating if needed) the database at `paths.databaseURL`, then removes photo files
-    /// no photo names, such as downloads interrupted by a crash.
+    /// Opens (creating if needed) the database at `paths.databaseURL` and empties the staging
+    /// folder (downloads a killed run left half-way). Nothing here grows with the library: the sweep
+    /// of orphaned photo files (`removeOrphanedPhotoFiles`) runs in the background after start-up.
     public static func open(paths: AppPaths) throws -> AppDatabase {
         // Downloads a killed run left half-way are all in one folder: emptying it is the whole clean-up.
         try? FileManager.default.removeItem(at: paths.stagingFolder)
@@ -57,7 +58,6 @@ public final class AppDatabase: Sendable {
         } catch {
             throw StoreError(error, folder: paths.dataFolder, databaseURL: paths.databaseURL)
         }
-        _ = try database.removeOrphanedPhotoFiles()
         return database
     }
 

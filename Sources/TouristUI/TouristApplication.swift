@@ -100,8 +100,27 @@ public final class TouristApplication {
     private func activate() {
         if mainWindow?.isOpen != true, let context {
             mainWindow = MainWindow(application: application, context: context)
+            sweepOrphanedFilesSoon(context)
         }
         mainWindow?.present()
+    }
+
+    /// Files a kill left in the photos folder without a row go in the background, once the window
+    /// is up: the sweep grows with the library, so it never runs before the first frame or on the
+    /// main thread, and it cannot race a download (see `removeOrphanedPhotoFiles`).
+    private func sweepOrphanedFilesSoon(_ context: AppContext) {
+        guard let database = context.database else { return }
+        let logger = self.logger
+        Timeout.after(milliseconds: 2000) {
+            Task.detached(priority: .background) {
+                do {
+                    let removed = try database.removeOrphanedPhotoFiles()
+                    if removed > 0 { logger.info("Removed \(removed) photo files no album names") }
+                } catch {
+                    logger.error("Could not tidy the photos folder: \(error.localizedDescription)")
+                }
+            }
+        }
     }
 
     /// Runs after the window is gone: the window saved what it shows as it closed.

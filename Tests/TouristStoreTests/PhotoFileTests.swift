@@ -292,23 +292,63 @@ final class PhotoFileTests: XCTestCase {
         XCTAssertNil(try? FileManager.default.destinationOfSymbolicLink(atPath: link.path))
     }
 
-    func testOpeningSweepsOrphanedPhotoFiles() throws {
-        // Given a file database with a downloaded photo, and a partial download left by a crash
+    func testOpeningEmptiesTheStagingFolderButLeavesThePhotosFolderToTheBackgroundSweep() throws {
+        // Given a half-finished download in the staging folder and an orphan in the photos folder
         let paths = try makeTemporaryPaths()
         let named: URL
-        let partial: URL
+        let orphan: URL
         do {
             let database = try AppDatabase.open(paths: paths)
             let pinId = try XCTUnwrap(database.insertPin(latitude: 1, longitude: 1).id)
             (_, named) = try insertDownloadedPhoto(pinId: pinId, flickrId: "1", in: database)
-            partial = try writeFile("photos/\(pinId)/2.jpg.part", in: database)
+            orphan = try writeFile("photos/\(pinId)/2.jpg", in: database)
         }
+        let staged = paths.stagingFolder.appendingPathComponent("1234.part")
+        try Data("half".utf8).write(to: staged)
 
         // When opening it again
-        _ = try AppDatabase.open(paths: paths)
+        let database = try AppDatabase.open(paths: paths)
 
-        // Then the partial download is gone and the photo's file stays
-        XCTAssertFalse(fileExists(partial))
+        // Then the staged file is gone at once; the photos folder is not walked before the window
+        XCTAssertFalse(fileExists(staged))
+        XCTAssertTrue(fileExists(paths.stagingFolder))
+        XCTAssertTrue(fileExists(orphan), "start-up does nothing that grows with the library")
+        XCTAssertEqual(try database.removeOrphanedPhotoFiles(), 1)
+        XCTAssertFalse(fileExists(orphan))
         XCTAssertTrue(fileExists(named))
+    }
+
+    func testTheSweepNeverDeletesAFileADownloadIsAdopting() throws {
+        // Given a pin whose photos are being adopted one after the other while the sweep runs
+        let paths = try makeTemporaryPaths()
+        let database = try AppDatabase.open(paths: paths)
+        let pinId = try XCTUnwrap(database.insertPin(latitude: 1, longitude: 1).id)
+        let photos = try (0..<300).map { index in
+            try database.insertPhoto(Photo(pinId: pinId, flickrId: "\(index)", remoteURL: "https://x/\(index).jpg",
+                                           position: index))
+        }
+        let adopting = DispatchGroup()
+        DispatchQueue.global().async(group: adopting) {
+            for photo in photos {
+                let staged = paths.stagingFolder.appendingPathComponent(UUID().uuidString + ".jpg")
+                try? Data("jpeg".utf8).write(to: staged)
+                _ = try? database.adoptPhotoFile(id: photo.id!, stagedFile: staged, fileExtension: "jpg")
+            }
+        }
+
+        // When sweeping over and over meanwhile
+        var sweeps = 0
+        while adopting.wait(timeout: .now()) == .timedOut {
+            _ = try database.removeOrphanedPhotoFiles()
+            sweeps += 1
+        }
+
+        // Then every adopted photo still has its file
+        let rows = try database.photos(ofPin: pinId)
+        XCTAssertGreaterThan(sweeps, 1)
+        XCTAssertEqual(rows.compactMap(\.filePath).count, 300)
+        for row in rows {
+            XCTAssertTrue(fileExists(database.photoFileURL(relativePath: row.filePath!)), "\(row.filePath!)")
+        }
     }
 }
