@@ -107,12 +107,14 @@ extension AppDatabase {
     }
 
     /// Public so the fuzzer can drive it: a path a row may name must stay inside the photos folder.
+    /// Checked as bytes, the way the kernel reads a path (split on "/", ended by NUL): as Characters
+    /// a combining mark glued to a "/" or a NUL hid them (a fuzzer finding).
     public static func isPhotoPath(_ path: String) -> Bool {
-        let components = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard components.count >= 2, components[0] == photosFolderName, !path.contains("\0") else {
-            return false
-        }
-        return components.allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." }
+        let bytes = Array(path.utf8)
+        guard !bytes.contains(0) else { return false }
+        let components = bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        guard components.count >= 2, components[0].elementsEqual(photosFolderName.utf8) else { return false }
+        return components.allSatisfy { !$0.isEmpty && !$0.elementsEqual([0x2E]) && !$0.elementsEqual([0x2E, 0x2E]) }
     }
 
     /// Unlinks the files listed in `pending_file_deletion` and forgets them.

@@ -178,6 +178,15 @@ final class PhotoFileTests: XCTestCase {
         XCTAssertNil(try database.photos(ofPin: pinId).first?.filePath)
     }
 
+    func testPhotoPathsAreCheckedByteForByteAsTheKernelReadsThem() {
+        // Found by the fuzzer (Tests/fuzz): a combining mark glued to "/" or to a NUL hid them.
+        XCTAssertFalse(AppDatabase.isPhotoPath("photos/../\u{301}x.jpg"), "leaves photos/")
+        XCTAssertFalse(AppDatabase.isPhotoPath("photos/7/a.jpg\u{0}\u{301}"), "a NUL the kernel stops at")
+        XCTAssertFalse(AppDatabase.isPhotoPath("photos//\u{200D}x.jpg"), "an empty component")
+        XCTAssertTrue(AppDatabase.isPhotoPath("photos/7/\u{301}.jpg"), "a mark inside a name is fine")
+        XCTAssertTrue(AppDatabase.isPhotoPath("photos/7/52123-a1b2.png"))
+    }
+
     func testPendingPathsOutsideThePhotosFolderAreNeverDeleted() throws {
         // Given pending deletions that point outside the photos folder (e.g. a hand-edited database)
         let dataFolder = try makeTemporaryFolder()
