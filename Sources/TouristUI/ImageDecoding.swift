@@ -37,15 +37,44 @@ public enum ImageDecoding {
     /// (`ImageValidation.check`); then gdk-pixbuf reads the header, and an image with more than
     /// `maxPixels` is refused before anything is decoded; then it must decode without error.
     @Sendable public static func validatePhoto(_ data: Data) -> Result<ImageValidation.Format, FlickrError> {
-        let format: ImageValidation.Format
         switch ImageValidation.check(data) {
-        case .success(let checked): format = checked
-        case .failure(let problem): return .failure(problem)
+        case .success(let format):
+            return decode(data, shorterSide: checkSide).map { _ in format }
+        case .failure(let problem):
+            return .failure(problem)
         }
+    }
+
+    /// The image at `path`, scaled and centre-cropped to a `side`×`side` square. It is decoded at
+    /// about that size (gdk-pixbuf scales while loading; JPEG natively), never at full size.
+    static func squareThumbnail(path: String, side: Int32) -> DecodedPixbuf? {
+        guard let data = FileManager.default.contents(atPath: path),
+              case .success(let decoded) = decode(data, shorterSide: side) else { return nil }
+        let original = decoded.pixbuf
+        let width = gdk_pixbuf_get_width(original), height = gdk_pixbuf_get_height(original)
+        guard width > 0, height > 0 else { return nil }
+        // Scale so the shorter side fills the square (a small step now), then crop the middle.
+        let scale = Double(side) / Double(min(width, height))
+        let scaledWidth = max(side, Int32((Double(width) * scale).rounded()))
+        let scaledHeight = max(side, Int32((Double(height) * scale).rounded()))
+        guard let scaled = gdk_pixbuf_scale_simple(original, scaledWidth, scaledHeight, GDK_INTERP_BILINEAR) else {
+            return nil
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(scaled)) }
+        guard let square = gdk_pixbuf_new_subpixbuf(scaled, (scaledWidth - side) / 2, (scaledHeight - side) / 2,
+                                                    side, side),
+              let copy = gdk_pixbuf_copy(square) else { return nil }
+        g_object_unref(UnsafeMutableRawPointer(square))
+        return DecodedPixbuf(adopting: copy)
+    }
+
+    /// Decodes `data` with its shorter side at most `shorterSide`; an image whose header announces
+    /// more than `maxPixels` is refused before any pixel is decoded.
+    static func decode(_ data: Data, shorterSide: Int32) -> Result<DecodedPixbuf, FlickrError> {
         prepare()
         guard let loader = gdk_pixbuf_loader_new() else { return .failure(.unusableImage(.damaged)) }
         defer { g_object_unref(UnsafeMutableRawPointer(loader)) }
-        let header = HeaderCheck(maxPixels: maxPixels, side: checkSide)
+        let header = HeaderCheck(maxPixels: maxPixels, side: shorterSide)
         let box = Unmanaged.passRetained(header).toOpaque()
         let sizePrepared: @convention(c) (UnsafeMutablePointer<GdkPixbufLoader>?, Int32, Int32, UnsafeMutableRawPointer?) -> Void = {
             loader, width, height, data in
@@ -65,16 +94,17 @@ public enum ImageDecoding {
         let closed = gdk_pixbuf_loader_close(loader, &error) != 0
         if let error { g_error_free(error) }
         if header.refused { return .failure(.unusableImage(.tooManyPixels(width: header.width, height: header.height))) }
-        guard written, closed, gdk_pixbuf_loader_get_pixbuf(loader) != nil else {
+        guard written, closed, let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader) else {
             return .failure(.unusableImage(.damaged))
         }
-        return .success(format)
+        g_object_ref(UnsafeMutableRawPointer(pixbuf)) // the loader's reference goes with the loader
+        return .success(DecodedPixbuf(adopting: pixbuf))
     }
 
     /// Sees the image's size from its header (gdk-pixbuf's `size-prepared`, before any pixel is
     /// decoded) and refuses, or shrinks, the decode that follows.
     private final class HeaderCheck: @unchecked Sendable {
-        // @unchecked: used by one loader on one thread, during one validation.
+        // @unchecked: used by one loader on one thread, during one decode.
         let maxPixels: Int64
         let side: Int32
         var width = 0, height = 0
@@ -96,31 +126,5 @@ public enum ImageDecoding {
             let scale = min(1, Double(side) / Double(min(width, height)))
             gdk_pixbuf_loader_set_size(loader, max(1, Int32(Double(width) * scale)), max(1, Int32(Double(height) * scale)))
         }
-    }
-
-    /// The image at `path`, scaled and centre-cropped to a `side`×`side` square.
-    static func squareThumbnail(path: String, side: Int32) -> DecodedPixbuf? {
-        prepare()
-        var error: UnsafeMutablePointer<GError>?
-        guard let original = gdk_pixbuf_new_from_file(path, &error) else {
-            if let error { g_error_free(error) }
-            return nil
-        }
-        defer { g_object_unref(UnsafeMutableRawPointer(original)) }
-        let width = gdk_pixbuf_get_width(original), height = gdk_pixbuf_get_height(original)
-        guard width > 0, height > 0 else { return nil }
-        // Scale so the shorter side fills the square, then crop the middle.
-        let scale = Double(side) / Double(min(width, height))
-        let scaledWidth = max(side, Int32((Double(width) * scale).rounded()))
-        let scaledHeight = max(side, Int32((Double(height) * scale).rounded()))
-        guard let scaled = gdk_pixbuf_scale_simple(original, scaledWidth, scaledHeight, GDK_INTERP_BILINEAR) else {
-            return nil
-        }
-        defer { g_object_unref(UnsafeMutableRawPointer(scaled)) }
-        guard let square = gdk_pixbuf_new_subpixbuf(scaled, (scaledWidth - side) / 2, (scaledHeight - side) / 2,
-                                                    side, side),
-              let copy = gdk_pixbuf_copy(square) else { return nil }
-        g_object_unref(UnsafeMutableRawPointer(square))
-        return DecodedPixbuf(adopting: copy)
     }
 }
