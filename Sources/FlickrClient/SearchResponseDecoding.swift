@@ -27,7 +27,8 @@ public enum SearchResponseDecoding {
         let usable = entries.compactMap { $0.value?.photo }
         let perPage = photos.perPage ?? requestedPerPage
         let total = photos.total ?? usable.count
-        let pages = photos.pages ?? (perPage > 0 ? (total + perPage - 1) / perPage : 0)
+        // Rounded up without `total + perPage - 1`, which overflows for a hostile `total` (fuzzer finding).
+        let pages = photos.pages ?? (perPage > 0 ? total / perPage + (total % perPage == 0 ? 0 : 1) : 0)
         return FlickrSearchPage(total: max(0, total), pages: max(0, pages), page: photos.page ?? requestedPage,
                                 perPage: perPage, photos: usable, skippedCount: entries.count - usable.count)
     }

@@ -410,3 +410,12 @@ extension Result {
         return nil
     }
 }
+
+/// Answers no server should send, straight to the decoder (fuzzer findings among them).
+final class SearchResponseDecodingTests: XCTestCase {
+    func testAHugeTotalWithoutPagesIsNotACrash() throws {
+        let body = Data(#"{"photos":{"perpage":2,"total":9223372036854775807,"photo":[]},"stat":"ok"}"#.utf8)
+        let page = try SearchResponseDecoding.decode(body, requestedPage: 1, requestedPerPage: 2)
+        XCTAssertEqual(page.pages, Int.max / 2 + 1)
+    }
+}
