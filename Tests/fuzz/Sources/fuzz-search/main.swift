@@ -1,4 +1,5 @@
-// libFuzzer entry point: feeds arbitrary bytes to the Flickr search-response decoder.
+// libFuzzer entry point: feeds arbitrary bytes to the Flickr search-response decoder, then gives
+// the decoded paging to AlbumPaging, as New Collection does.
 //
 // Every outcome the decoder can give is acceptable: a page, or a typed FlickrError. What is a
 // finding: a crash (trap, overflow, force-unwrap), an ASan report, a hang (-timeout), a leak, or
@@ -13,6 +14,19 @@ private func require(_ condition: Bool, _ message: @autoclosure () -> String) {
     guard !condition else { return }
     FileHandle.standardError.write(Data("INVARIANT BROKEN: \(message())\n".utf8))
     abort()
+}
+
+/// SplitMix64: the same input always draws the same pages, so a finding replays.
+private struct FixedRandom: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -39,6 +53,14 @@ public func fuzzSearchResponse(_ start: UnsafePointer<UInt8>?, _ count: Int) -> 
                                       || (scheme == "http" && TransportSecurity.isLoopback(host: host))),
                     "insecure image URL accepted: \(photo.imageURL)")
         }
+        // What New Collection does next with the server's paging: pick a random reachable page.
+        let last = page.lastReachablePage
+        require(last >= 1 && last <= AlbumPaging.reachableResults, "lastReachablePage \(last) for \(page)")
+        var generator = FixedRandom(seed: UInt64(truncatingIfNeeded: body.count))
+        let next = AlbumPaging.randomPage(pages: page.pages, perPage: page.perPage, currentPage: page.page,
+                                          using: &generator)
+        require((1...last).contains(next) && (last == 1 || next != page.page),
+                "randomPage \(next) outside 1...\(last) or equal to the current page for \(page)")
     } catch {
         // A typed FlickrError: the decoder's documented answer to a bad body. Make sure its
         // user-facing text can be produced without trapping.
