@@ -6,6 +6,9 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "virtual-tourist", targets: ["virtual-tourist"]),
+        // For the fuzzers in Tests/fuzz (a separate package that depends on this one by path).
+        .library(name: "FlickrClient", targets: ["FlickrClient"]),
+        .library(name: "TouristStore", targets: ["TouristStore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),

@@ -1,0 +1,2 @@
+// Header-only module: LLVMFuzzerRunDriver comes from libclang_rt.fuzzer (-sanitize=fuzzer).
+#include "CLibFuzzer.h"
