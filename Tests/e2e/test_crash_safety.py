@@ -81,29 +81,33 @@ class Run:
         self.user.click(*self.head(pin))
         self.accessible.find("Back", "push button")
 
-    def album_complete(self, pin_id: int) -> bool:
+    def album_complete(self) -> bool:
         return (self.accessible.exists("New Collection", "push button")
                 and self.accessible.find("New Collection", "push button").sensitive)
+
+    def open_complete_album(self, pin) -> bool:
+        """Opens the pin's album and waits for it to complete; False (and a kill mid-download) if it doesn't."""
+        self.open_album(pin)
+        try:
+            self.app.wait_until(self.album_complete, 15, "the album completed")
+            return True
+        except AssertionError:
+            self.kill_after(0, 0)
+            return False
 
     def open(self, pin) -> None:
         self.open_album(pin)
         self.kill_after(0.0, 1.5)
 
     def new_collection(self, pin) -> None:
-        self.open_album(pin)
-        try:
-            self.app.wait_until(lambda: self.album_complete(pin[0]), 15, "the album completed")
-        except AssertionError:
-            return self.kill_after(0, 0)  # not complete in time: still a kill mid-download
+        if not self.open_complete_album(pin):
+            return
         self.accessible.click("New Collection")
         self.kill_after(0.0, 1.5)
 
     def delete_photo(self, pin) -> None:
-        self.open_album(pin)
-        try:
-            self.app.wait_until(lambda: self.album_complete(pin[0]), 15, "the album completed")
-        except AssertionError:
-            return self.kill_after(0, 0)
+        if not self.open_complete_album(pin):
+            return
         tiles = [node for node in self.accessible.node.findChildren(lambda n: n.roleName == "list item",
                                                                     showingOnly=False) if node.showing]
         if not tiles:
