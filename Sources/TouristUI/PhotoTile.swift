@@ -105,6 +105,8 @@ final class PhotoTile {
         guard lifetime.isAlive, state == .loading(path: relativePath) else { return } // superseded
         guard let decoded else {
             state = .failed
+            Widgets.setAccessibleName(child, accessibleName(failed: true))
+            gtk_widget_set_tooltip_text(child, tooltip(failed: true))
             gtk_spinner_stop(spinner.cast())
             gtk_stack_set_visible_child_name(stack.cast(), "failed")
             return
@@ -121,14 +123,16 @@ final class PhotoTile {
         onShown?()
     }
 
+    /// `failed`: its download failed, or its file does not decode; either way a click retries it.
     private func accessibleName(failed: Bool) -> String {
         let title = (photo.title?.isEmpty == false) ? photo.title! : "Untitled photo"
+        if failed { return "\(title): download failed" }
         if photo.filePath != nil { return "\(title), by \(photo.ownerName ?? "unknown")" }
-        return failed ? "\(title): download failed" : "Photo loading"
+        return "Photo loading"
     }
 
     private func tooltip(failed: Bool) -> String {
-        if failed && photo.filePath == nil { return "This photo could not be downloaded. Click to try again." }
+        if failed { return "This photo could not be downloaded. Click to try again." }
         let title = (photo.title?.isEmpty == false) ? photo.title! : "Untitled"
         return "\(title)\nby \(photo.ownerName ?? "unknown") on Flickr\nClick to remove it from the album"
     }

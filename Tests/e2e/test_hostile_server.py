@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 
+from harness.accessibility import AccessibleApp
 from test_album import drop_album_pin, new_collection_enabled, photo_tiles, tile_names, wait_for_complete_album
 
 FAILED = "download failed"
@@ -84,3 +85,33 @@ def test_a_failed_new_collection_does_not_take_away_a_deletions_undo(app, flickr
     screenshot("undo-after-failed-new-collection")
     accessible.click("Undo")
     app.wait_until(lambda: len(app.photos(pin[0])) == len(photos), 5, "Undo brought the photo back")
+
+
+def retry_tiles(accessible) -> list:
+    """Tiles showing "Click to retry"."""
+    return [node for node in photo_tiles(accessible)
+            if any(label.name == "Click to retry" and label.showing
+                   for label in node.findChildren(lambda n: n.roleName == "label", showingOnly=False))]
+
+
+def test_a_photo_whose_file_no_longer_decodes_retries_when_clicked(app, flickr, user, accessible, screenshot):
+    pin, head = drop_album_pin(app, user, accessible)
+    user.click(*head)
+    photos = wait_for_complete_album(app, accessible, pin[0])
+    assert app.quit() == 0
+    photo_id, _, broken = photos[0]
+    (app.data_folder / broken).write_bytes(b"this was a photo")  # a damaged disk, a stray edit
+
+    app.start()
+    accessible = AccessibleApp()
+    user.click(*head)
+    failed = app.wait_until(lambda: retry_tiles(accessible), 15, "the photo that does not decode shows Click to retry")
+    screenshot("undecodable-photo")
+    (x, y), (width, height) = failed[0].position, failed[0].size
+    user.click(x + width // 2, y + height // 2)
+
+    app.wait_until(lambda: dict((row[0], row[2]) for row in app.photos(pin[0]))[photo_id] not in (None, broken), 15,
+                   "clicking it downloaded the photo again, to a new file")
+    app.wait_until(lambda: not retry_tiles(accessible), 10, "no tile asks to be retried any more")
+    assert len(app.photos(pin[0])) == len(photos), "the click retried; it deleted nothing"
+    assert not (app.data_folder / broken).exists(), "the damaged file is gone"
