@@ -32,7 +32,7 @@ extension AppDatabase {
                              searchedAt: (latitude: Double, longitude: Double)?) throws -> [Photo] {
         try write { db in
             guard let pin = try Pin.fetchOne(db, id: album.pinId) else { throw StoreError.pinNotFound(id: album.pinId) }
-            if let searchedAt, pin.latitude != searchedAt.latitude || pin.longitude != searchedAt.longitude {
+            if let searchedAt, !AlbumPlace.isSame(searchedAt, (pin.latitude, pin.longitude)) {
                 throw StoreError.pinMoved(id: album.pinId)
             }
             try Photo.filter(Photo.Columns.pinId == album.pinId).deleteAll(db)

@@ -165,16 +165,19 @@ extension AppDatabase {
         }
     }
 
-    /// Moves a pin and, when `clearingAlbum`, forgets its album (photos of the old place) in the
-    /// same transaction, so nobody ever sees the pin at its new place with its old photos.
+    /// Moves a pin and, when `clearingAlbum` and the move is meaningful (`AlbumPlace`), forgets its
+    /// album (photos of the old place) in the same transaction, so nobody ever sees the pin at its
+    /// new place with its old photos. A nudge keeps the album.
     ///
     /// - throws: `StoreError.pinNotFound` if the pin was deleted.
     public func movePin(id: Int64, latitude: Double, longitude: Double, clearingAlbum: Bool) throws {
         try write { db in
-            let count = try Pin.filter(id: id).updateAll(
+            guard let old = try Pin.fetchOne(db, id: id) else { throw StoreError.pinNotFound(id: id) }
+            try Pin.filter(id: id).updateAll(
                 db, Pin.Columns.latitude.set(to: latitude), Pin.Columns.longitude.set(to: longitude))
-            if count == 0 { throw StoreError.pinNotFound(id: id) }
-            if clearingAlbum { try Self.clearAlbum(ofPin: id, db) }
+            if clearingAlbum && !AlbumPlace.isSame((old.latitude, old.longitude), (latitude, longitude)) {
+                try Self.clearAlbum(ofPin: id, db)
+            }
         }
     }
 

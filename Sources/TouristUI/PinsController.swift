@@ -21,8 +21,9 @@ final class PinsController {
     private var observation: StoreObservation?
     private var tickets: [PinKey: PinTicket] = [:]
     private var nextPlaceholderKey: PinKey = -1
-    /// Pins dropped in this gesture (placeholder keys, then their ids) until their first release.
-    private var newPins: Set<PinKey> = []
+    /// Where pins dropped in this gesture appeared (under their placeholder key, then their id):
+    /// released close by, they keep the search their drop started.
+    private var dropPlaces: [PinKey: (latitude: Double, longitude: Double)] = [:]
     private var pendingDeletions: [Int64: PinDeletion] = [:]
     private lazy var menu = PinMenu()
     private var hasShownPins = false
@@ -91,6 +92,7 @@ final class PinsController {
             if tickets[id] == nil { tickets[id] = PinTicket(id: id) }
         }
         layer.setPins(marks)
+        logger.trace("pins shown: \(marks.count)")
     }
 
     // MARK: Gestures → store
@@ -101,7 +103,7 @@ final class PinsController {
         if notification.isShown && notification.message == Self.hint { notification.dismiss() } // learnt
         let placeholder = nextPlaceholderKey
         nextPlaceholderKey -= 1
-        newPins.insert(placeholder)
+        dropPlaces[placeholder] = (latitude, longitude)
         logger.debug("Dropping a pin at \(latitude), \(longitude)")
         let ticket = writer.insert(latitude: latitude, longitude: longitude) { [weak self] result in
             guard let self else { return }
@@ -109,10 +111,13 @@ final class PinsController {
             case .success(let pin):
                 guard let id = pin.id else { return }
                 self.tickets[id] = self.tickets[placeholder]
-                if self.newPins.remove(placeholder) != nil { self.newPins.insert(id) }
+                if let place = self.dropPlaces.removeValue(forKey: placeholder) { self.dropPlaces[id] = place }
                 self.layer.rekey(from: placeholder, to: id)
+                // The search starts while the pin is still held; releasing it close by keeps it.
+                self.albums.ensureAlbum(ofPin: id)
             case .failure(let error):
                 self.tickets.removeValue(forKey: placeholder)
+                self.dropPlaces.removeValue(forKey: placeholder)
                 self.layer.forget(placeholder)
                 self.report("The pin could not be saved.", error)
             }
@@ -125,16 +130,16 @@ final class PinsController {
         // A placeholder's ticket stays under its placeholder key too: the drag may outlive the insert.
         guard let ticket = tickets[mark.key] ?? (mark.key > 0 ? PinTicket(id: mark.key) : nil) else { return }
         layer.showAhead(mark)
-        // A new pin keeps its (empty) album; a moved pin's photos were of its old place.
-        let key = layer.resolved(mark).key
-        let movedExisting = key > 0 && !newPins.contains(key)
-        newPins.remove(key)
-        // The album service sees the move in the store and stops the downloads for the old place.
+        let dropPlace = dropPlaces.removeValue(forKey: mark.key) ?? dropPlaces.removeValue(forKey: layer.resolved(mark).key)
+        // A pin moved meaningfully forgets the photos of its old place (in the same write; a nudge
+        // keeps them), and the album service, watching the store, stops the old place's downloads.
         writer.move(ticket, latitude: mark.latitude, longitude: mark.longitude,
-                    clearingAlbum: movedExisting) { [weak self] result in
+                    clearingAlbum: true) { [weak self] result in
             switch result {
             case .success(let id):
-                // Prefetch: the album starts downloading the moment the pin is placed.
+                // A new pin released close to where it dropped keeps the search its drop started
+                // (even a failed one: opening the album tries again); otherwise, prefetch now.
+                if let dropPlace, AlbumPlace.isSame(dropPlace, (mark.latitude, mark.longitude)) { return }
                 self?.albums.ensureAlbum(ofPin: id)
             case .failure(let error):
                 guard let self else { return }

@@ -67,6 +67,30 @@ final class AlbumServiceRaceTests: AlbumServiceTestCase {
     }
 
     @MainActor
+    func testANudgedPinKeepsTheDownloadsItStartedWithOneSearch() async throws {
+        try await server.configure(["image_delay": 0.2])
+        let service = makeService()
+        let pinID = try insertPin(latitude: paris.latitude, longitude: paris.longitude)
+        service.ensureAlbum(ofPin: pinID) // as when the pin drops, while it is still held
+        try await server.waitForLog { !$0.images.isEmpty }
+
+        // Released 100 m away: the album still belongs to the place.
+        try database.movePin(id: pinID, latitude: paris.latitude + 0.0009, longitude: paris.longitude,
+                             clearingAlbum: true)
+        service.ensureAlbum(ofPin: pinID) // as after the move is saved: joins the running fetch
+        try await server.configure(["image_delay": 0])
+        await service.waitUntilIdle(pinID: pinID)
+
+        let log = try await server.log()
+        XCTAssertEqual(log.searches.count, 1, "no second search for a nudge")
+        let photos = try database.photos(ofPin: pinID)
+        XCTAssertFalse(photos.isEmpty)
+        XCTAssertTrue(photos.allSatisfy { $0.filePath != nil }, "every download of the first run landed")
+        XCTAssertEqual(service.activity(ofPin: pinID), .idle)
+        try assertFilesFollowRows(pinID: pinID)
+    }
+
+    @MainActor
     func testASearchThatReturnsAfterThePinMovedIsNotSaved() async throws {
         try await server.inject("search", "delay", times: 1, ["seconds": 1.0])
         let service = makeService()

@@ -63,6 +63,39 @@ def test_a_dropped_pin_prefetches_and_placeholders_turn_into_photos(app, flickr,
     assert not [path for path in files if path.suffix == ".part"]
 
 
+def test_the_search_starts_while_the_pin_is_held_and_follows_it_only_when_it_moves_far(app, flickr, user,
+                                                                                     accessible):
+    left, top, _, _ = map_box(accessible)
+    x, y = left + 300, top + 300
+    user.mouse_down(x, y)
+    try:
+        app.wait_until(lambda: flickr.requests("search"), 5, "the search started while the pin is still held")
+        assert app.pins(), "the pin was stored when it dropped"
+    finally:
+        user.mouse_up()  # released where it dropped: the search is kept
+    pin_id = app.pins()[-1][0]
+    app.wait_until(lambda: (p := app.photos(pin_id)) and all(path for _, _, path in p), 20, "the album filled")
+    assert len(flickr.requests("search")) == 1, "releasing the pin where it dropped made no second search"
+
+    # Held again and dragged far away before release: its album follows it.
+    user.mouse_down(x + 200, y)
+    try:
+        app.wait_until(lambda: len(flickr.requests("search")) == 2, 5, "the second pin's search started while held")
+        user.mousemove(x + 260, y + 60)
+        user.mousemove(x + 320, y + 120)
+    finally:
+        user.mouse_up()
+    app.wait_until(lambda: len(flickr.requests("search")) == 3, 10, "the far release searched again")
+    first_search, last_search = (flickr.requests("search")[i]["query"] for i in (1, 2))
+
+    def released_pin():
+        pins = app.pins()
+        return len(pins) == 2 and abs(float(last_search["lat"]) - pins[1][1]) < 1e-6 \
+            and abs(float(last_search["lon"]) - pins[1][2]) < 1e-6 and pins[1]
+    app.wait_until(released_pin, 5, lambda: f"the new search {last_search} is for where the pin was released: {app.pins()}")
+    assert (first_search["lat"], first_search["lon"]) != (last_search["lat"], last_search["lon"])
+
+
 def test_clicking_a_photo_deletes_it_and_the_others_close_the_gap(app, flickr, user, accessible, screenshot):
     pin, head = drop_album_pin(app, user, accessible)
     user.click(*head)
