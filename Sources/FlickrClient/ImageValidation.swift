@@ -1,9 +1,24 @@
 import Foundation
 
 /// Decides whether a downloaded body is a photo worth keeping, and in which format. Runs off the
-/// main thread. The UI passes one that also decodes the image (`ImageValidation.check` is the
-/// structural part both share).
-public typealias ImageValidator = @Sendable (Data) -> Result<ImageValidation.Format, FlickrError>
+/// main thread. The UI passes one that also decodes the image, at the size the album shows it, and
+/// hands that decode on (`ImageValidation.check` is the structural part both share).
+public typealias ImageValidator = @Sendable (Data) -> Result<ValidatedImage, FlickrError>
+
+/// A photo as its validator decoded it, handed on with the file so that it is decoded only once.
+/// Opaque here: this module knows no image library.
+public protocol DecodedPhoto: AnyObject, Sendable {}
+
+/// A body that passed its validator: its format and, if the validator decoded it, the image.
+public struct ValidatedImage: Sendable {
+    public var format: ImageValidation.Format
+    public var decoded: (any DecodedPhoto)?
+
+    public init(format: ImageValidation.Format, decoded: (any DecodedPhoto)? = nil) {
+        self.format = format
+        self.decoded = decoded
+    }
+}
 
 /// Checks that a downloaded body is a whole image before it is kept.
 public enum ImageValidation {
@@ -37,6 +52,11 @@ public enum ImageValidation {
     @Sendable public static func check(_ data: Data) -> Result<Format, FlickrError> {
         guard let format = format(of: data) else { return .failure(.notAnImage) }
         return isComplete(data, format: format) ? .success(format) : .failure(.unusableImage(.truncated))
+    }
+
+    /// `check` as a validator that decodes nothing (where no image library is at hand).
+    @Sendable public static func structural(_ data: Data) -> Result<ValidatedImage, FlickrError> {
+        check(data).map { ValidatedImage(format: $0) }
     }
 
     /// Whether the body ends the way a whole image of `format` ends.

@@ -26,6 +26,17 @@ public struct PhotoDownloadRequest: Sendable, Hashable {
 public struct StagedPhoto: Sendable, Hashable {
     public var file: URL
     public var format: ImageValidation.Format
+    /// The image as the validator decoded it, if it did (not part of the photo's identity).
+    public var decoded: (any DecodedPhoto)?
+
+    public static func == (lhs: StagedPhoto, rhs: StagedPhoto) -> Bool {
+        lhs.file == rhs.file && lhs.format == rhs.format
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(file)
+        hasher.combine(format)
+    }
 }
 
 /// The outcome of one request, reported as soon as it is known.
@@ -62,7 +73,7 @@ public final class PhotoDownloader: PhotoDownloading {
 
     /// - parameter stagingFolder: on the same file system as the photos, so taking a file is a rename.
     public init(configuration: FlickrConfiguration, stagingFolder: URL,
-                validator: @escaping ImageValidator = ImageValidation.check,
+                validator: @escaping ImageValidator = ImageValidation.structural,
                 logger: Logger = Logger(label: "virtual-tourist.flickr.downloads")) {
         self.configuration = configuration
         self.stagingFolder = stagingFolder
@@ -194,14 +205,16 @@ public final class PhotoDownloader: PhotoDownloading {
             return (.failure(FlickrError.from(transportError: error, host: host)), nil)
         }
 
-        let format: ImageValidation.Format
+        let validated: ValidatedImage
         switch validator(data) {
-        case .success(let checked): format = checked
+        case .success(let checked): validated = checked
         case .failure(let problem): return (.failure(problem), nil)
         }
         if Task.isCancelled { return (.failure(.cancelled), nil) }
         do {
-            return (.success(try stage(data, format: format)), nil)
+            var staged = try stage(data, format: validated.format)
+            staged.decoded = validated.decoded
+            return (.success(staged), nil)
         } catch {
             return (.failure(error), nil)
         }

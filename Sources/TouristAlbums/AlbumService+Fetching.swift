@@ -26,7 +26,10 @@ extension AlbumService {
         await download([photo], pinID: pinID, token: token)
     }
 
-    func fetch(_ pinID: Int64, newCollection: Bool, token: UUID) async {
+    /// - parameter attempt: a search that came back after its pin moved is made again for the new
+    ///   place (normally the pin watch restarts the run first; this covers a move the watch saw as
+    ///   the pin's first place).
+    func fetch(_ pinID: Int64, newCollection: Bool, token: UUID, attempt: Int = 1) async {
         setActivity(.searching, pinID, token: token)
         let store = self.store
         let pin: Pin
@@ -76,8 +79,12 @@ extension AlbumService {
         let inserted: [Photo]
         do {
             inserted = try await Self.background { try store.replaceAlbum(album, photos: rows, searchedAt: searchedAt) }
-        } catch StoreError.pinNotFound, StoreError.pinMoved {
-            return // deleted or moved while we searched: this album belongs to no pin
+        } catch StoreError.pinMoved {
+            // Moved while we searched: this album belongs to the old place.
+            guard isCurrent(token, pinID), attempt < 3 else { return }
+            return await fetch(pinID, newCollection: newCollection, token: token, attempt: attempt + 1)
+        } catch StoreError.pinNotFound {
+            return // deleted while we searched
         } catch {
             setActivity(.failed(AlbumProblem(kind: .other, title: "Photos Could Not Be Saved",
                                              message: error.localizedDescription)), pinID, token: token)
@@ -110,6 +117,8 @@ extension AlbumService {
         switch event.result {
         case .success(let staged):
             let store = self.store
+            // On the shelf before the write that names the file, so the grid finds it when it sees the file.
+            if let decoded = staged.decoded { decodedPhotos.put(decoded, photoID: photoID) }
             do {
                 _ = try await Self.background {
                     try store.adoptPhotoFile(id: photoID, stagedFile: staged.file,
@@ -117,7 +126,9 @@ extension AlbumService {
                 }
             } catch StoreError.photoNotFound {
                 // Removed from the album while it downloaded: the staged file is simply not taken.
+                _ = decodedPhotos.take(photoID)
             } catch {
+                _ = decodedPhotos.take(photoID)
                 logger.error("Photo \(photoID) of pin \(pinID) could not be saved: \(error.localizedDescription)")
                 if isCurrent(token, pinID) { failedPhotos[pinID, default: []].insert(photoID) }
             }

@@ -22,6 +22,8 @@ public final class AlbumService {
     var failedPhotos: [Int64: Set<Int64>] = [:]
     private var runs: [Int64: Run] = [:]
     private var observers: [UUID: @MainActor (Int64) -> Void] = [:]
+    /// Downloads' decodes waiting for the grid (about five albums' worth).
+    let decodedPhotos = DecodedPhotoShelf(capacity: 150)
 
     /// One fetch for one pin. Its token tells a current run from a cancelled or superseded one.
     struct Run {
@@ -53,6 +55,12 @@ public final class AlbumService {
     /// Photos of the album whose download failed (until retried).
     public func failedPhotoIDs(ofPin pinID: Int64) -> Set<Int64> {
         failedPhotos[pinID] ?? []
+    }
+
+    /// The photo as its download decoded it for the grid, if that decode is still kept; handed over
+    /// once (afterwards, or when it was dropped, the file is decoded).
+    public func takeDecodedPhoto(_ photoID: Int64) -> (any DecodedPhoto)? {
+        decodedPhotos.take(photoID)
     }
 
     /// Whether every photo has arrived or failed and nothing runs: New Collection may replace it.
@@ -143,8 +151,8 @@ public final class AlbumService {
         })
     }
 
-    /// A run's pin changed in the store: deleted, its run stops; moved, its run stops and the album
-    /// is fetched for the new place.
+    /// A run's pin changed in the store: deleted, its run stops; moved meaningfully (`AlbumPlace`),
+    /// its run stops and the album is fetched for the new place; nudged, the run goes on.
     private func pinChanged(_ pin: Pin?, pinID: Int64, token: UUID) {
         guard isCurrent(token, pinID) else { return }
         guard let pin else {
@@ -155,7 +163,7 @@ public final class AlbumService {
             runs[pinID]?.location = (pin.latitude, pin.longitude)
             return
         }
-        guard location.latitude != pin.latitude || location.longitude != pin.longitude else { return }
+        guard !AlbumPlace.isSame(location, (pin.latitude, pin.longitude)) else { return }
         logger.debug("Pin \(pinID) moved: its downloads stop and its album follows it")
         cancel(pinID: pinID)
         ensureAlbum(ofPin: pinID)

@@ -289,12 +289,13 @@ final class AlbumPage {
                 }
             } else {
                 let store = self.store
-                let tile = PhotoTile(photo: photo, failed: failed.contains(id)) { relativePath in
+                let tile = PhotoTile(photo: photo, failed: failed.contains(id), resolvePath: { relativePath in
                     store.photoFileURL(relativePath: relativePath).path
-                }
-                tile.onShown = { [weak self] in
+                }, takeDecoded: { [albums] id in albums.takeDecodedPhoto(id) })
+                tile.onShown = { [weak self] decodedAtDownload in
                     guard let self else { return }
-                    self.logger.trace("album \(self.pinID ?? 0): photo shown, \(self.shownPhotoCount) of \(self.tiles.count)")
+                    let source = decodedAtDownload ? "decoded at download" : "decoded from its file"
+                    self.logger.trace("album \(self.pinID ?? 0): photo shown (\(source)), \(self.shownPhotoCount) of \(self.tiles.count)")
                     self.onPhotoShown?()
                 }
                 tiles[id] = tile

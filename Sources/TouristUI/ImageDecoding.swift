@@ -3,8 +3,9 @@ import FlickrClient
 import Foundation
 import GLibSwift
 
-/// A decoded image that can cross threads: decoded off the main thread, shown on it.
-final class DecodedPixbuf: @unchecked Sendable {
+/// A decoded image that can cross threads: decoded off the main thread, shown on it. As a
+/// `DecodedPhoto` it travels from the downloader's check to the album grid (decoded once).
+final class DecodedPixbuf: DecodedPhoto, @unchecked Sendable {
     // @unchecked: the pixbuf is immutable once decoded; only its reference count changes (atomic).
     let pixbuf: OpaquePointer
 
@@ -30,27 +31,40 @@ public enum ImageDecoding {
 
     /// More pixels than any photo Virtual Tourist shows needs (a 40-megapixel camera's full size).
     public static let maxPixels: Int64 = 40_000_000
-    /// The check decodes at most this size on the shorter side: a whole decode, not a big one.
-    static let checkSide: Int32 = 300
 
-    /// The downloader's check of a photo body: a known format whose end marker is present
-    /// (`ImageValidation.check`); then gdk-pixbuf reads the header, and an image with more than
-    /// `maxPixels` is refused before anything is decoded; then it must decode without error.
-    @Sendable public static func validatePhoto(_ data: Data) -> Result<ImageValidation.Format, FlickrError> {
-        switch ImageValidation.check(data) {
-        case .success(let format):
-            return decode(data, shorterSide: checkSide).map { _ in format }
-        case .failure(let problem):
-            return .failure(problem)
+    /// The downloader's check of a photo body, which is also the photo's one decode: a known format
+    /// whose end marker is present (`ImageValidation.check`); then gdk-pixbuf reads the header, and
+    /// an image with more than `maxPixels` is refused before anything is decoded; then it must decode
+    /// without error, at the album grid's size (`side`×`side` device pixels), and that decode is
+    /// handed on for the grid to show.
+    public static func photoValidator(side: Int32) -> ImageValidator {
+        { data in
+            ImageValidation.check(data).flatMap { format in
+                squareThumbnail(data: data, side: side).map { ValidatedImage(format: format, decoded: $0) }
+            }
         }
     }
 
-    /// The image at `path`, scaled and centre-cropped to a `side`×`side` square. It is decoded at
-    /// about that size (gdk-pixbuf scales while loading; JPEG natively), never at full size.
+    /// The photo check alone, at the grid's size on a screen of scale 1 (tests).
+    static func validatePhoto(_ data: Data) -> Result<ImageValidation.Format, FlickrError> {
+        photoValidator(side: PhotoTile.side)(data).map(\.format)
+    }
+
+    /// The image at `path`, scaled and centre-cropped to a `side`×`side` square.
     static func squareThumbnail(path: String, side: Int32) -> DecodedPixbuf? {
-        guard let data = FileManager.default.contents(atPath: path),
-              case .success(let decoded) = decode(data, shorterSide: side) else { return nil }
-        let original = decoded.pixbuf
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        return try? squareThumbnail(data: data, side: side).get()
+    }
+
+    /// `data` scaled and centre-cropped to a `side`×`side` square. It is decoded at about that size
+    /// (gdk-pixbuf scales while loading; JPEG natively), never at full size.
+    static func squareThumbnail(data: Data, side: Int32) -> Result<DecodedPixbuf, FlickrError> {
+        decode(data, shorterSide: side).flatMap { decoded in
+            cropSquare(decoded.pixbuf, side: side).map { .success($0) } ?? .failure(.unusableImage(.damaged))
+        }
+    }
+
+    private static func cropSquare(_ original: OpaquePointer, side: Int32) -> DecodedPixbuf? {
         let width = gdk_pixbuf_get_width(original), height = gdk_pixbuf_get_height(original)
         guard width > 0, height > 0 else { return nil }
         // Scale so the shorter side fills the square (a small step now), then crop the middle.

@@ -1,4 +1,5 @@
 import CGtk
+import FlickrClient
 import Foundation
 import GLibSwift
 import TouristStore
@@ -7,7 +8,7 @@ import TouristStore
 /// tile (click to retry) if its download failed.
 @MainActor
 final class PhotoTile {
-    static let side: Int32 = 150
+    nonisolated static let side: Int32 = 150
 
     enum State: Equatable {
         case placeholder
@@ -23,13 +24,17 @@ final class PhotoTile {
     private let spinner: UnsafeMutablePointer<GtkWidget>
     private(set) var photo: Photo
     private(set) var state = State.placeholder
-    /// Told when a decoded image has been painted (benchmark, tests).
-    var onShown: (() -> Void)?
+    /// Told when a decoded image has been painted, and whether it was its download's decode
+    /// (`true`) or the file's (benchmark, tests).
+    var onShown: ((_ decodedAtDownload: Bool) -> Void)?
 
     /// - parameter resolvePath: turns a photo's data-folder-relative path into an absolute one.
-    init(photo: Photo, failed: Bool, resolvePath: @escaping (String) -> String) {
+    /// - parameter takeDecoded: the photo as its download decoded it, if that decode is still kept.
+    init(photo: Photo, failed: Bool, resolvePath: @escaping (String) -> String,
+         takeDecoded: @escaping (Int64) -> (any DecodedPhoto)? = { _ in nil }) {
         self.photo = photo
         self.resolvePath = resolvePath
+        self.takeDecoded = takeDecoded
         child = gtk_flow_box_child_new()
         lifetime = WidgetLifetime(child)
         Widgets.addStyleClass(child, "photo-tile")
@@ -89,10 +94,16 @@ final class PhotoTile {
     }
 
     private let resolvePath: (String) -> String
+    private let takeDecoded: (Int64) -> (any DecodedPhoto)?
 
     private func load(_ relativePath: String) {
-        let path = resolvePath(relativePath)
         let side = Self.side * gtk_widget_get_scale_factor(child)
+        // Decoded once: the download's check decoded it at this size (unless the scale differs).
+        if let id = photo.id, let decoded = takeDecoded(id) as? DecodedPixbuf,
+           gdk_pixbuf_get_width(decoded.pixbuf) == side {
+            return show(decoded, for: relativePath, decodedAtDownload: true)
+        }
+        let path = resolvePath(relativePath)
         Task { [weak self] in
             let decoded = await Task.detached(priority: .userInitiated) {
                 ImageDecoding.squareThumbnail(path: path, side: side)
@@ -101,7 +112,7 @@ final class PhotoTile {
         }
     }
 
-    private func show(_ decoded: DecodedPixbuf?, for relativePath: String) {
+    private func show(_ decoded: DecodedPixbuf?, for relativePath: String, decodedAtDownload: Bool = false) {
         guard lifetime.isAlive, state == .loading(path: relativePath) else { return } // superseded
         guard let decoded else {
             state = .failed
@@ -120,7 +131,7 @@ final class PhotoTile {
         state = .shown(path: relativePath)
         gtk_spinner_stop(spinner.cast())
         gtk_stack_set_visible_child_name(stack.cast(), "photo")
-        onShown?()
+        onShown?(decodedAtDownload)
     }
 
     /// `failed`: its download failed, or its file does not decode; either way a click retries it.

@@ -144,6 +144,15 @@ public final class TouristApplication {
         }
     }
 
+    /// The scale factor of the screen the window opens on: downloads decode album thumbnails for it.
+    private static func screenScale() -> Int32 {
+        guard let display = gdk_display_get_default(),
+              let monitor = gdk_display_get_primary_monitor(display) ?? gdk_display_get_monitor(display, 0) else {
+            return 1
+        }
+        return max(1, gdk_monitor_get_scale_factor(monitor))
+    }
+
     private func openContext() -> AppContext {
         var context = AppContext(paths: paths, tileSource: tileSource, configurationProblems: configurationProblems,
                                  database: nil, startupError: nil, logger: logger)
@@ -153,7 +162,7 @@ public final class TouristApplication {
             logger.debug("Opened \(paths.databaseURL.path)")
             let client = FlickrAPIClient(configuration: flickrConfiguration, keyResolver: keyResolver, logger: logger)
             let downloader = PhotoDownloader(configuration: flickrConfiguration, stagingFolder: paths.stagingFolder,
-                                             validator: ImageDecoding.validatePhoto,
+                                             validator: ImageDecoding.photoValidator(side: PhotoTile.side * Self.screenScale()),
                                              logger: logger)
             context.albums = AlbumService(store: database, searcher: client, downloader: downloader,
                                           albumSize: flickrConfiguration.albumSize, logger: logger)

@@ -26,7 +26,7 @@ final class PhotoDownloaderTests: XCTestCase {
     private var kept: URL { folder.appendingPathComponent("kept", isDirectory: true) }
 
     private func downloader(_ adjust: (inout FlickrConfiguration) -> Void = { _ in },
-                            validator: @escaping ImageValidator = ImageValidation.check) -> PhotoDownloader {
+                            validator: @escaping ImageValidator = ImageValidation.structural) -> PhotoDownloader {
         var configuration = FlickrConfiguration(endpoint: server.restURL, downloadTimeout: 5, maxConcurrentDownloads: 6,
                                                 retryCount: 2, retryBaseDelay: 0.01, maxRetryDelay: 0.05,
                                                 appVersion: "2.0")
@@ -210,6 +210,21 @@ final class PhotoDownloaderTests: XCTestCase {
         XCTAssertEqual(stagedFiles(), [])
     }
 
+    func testTheValidatorsDecodeTravelsWithTheStagedFile() async throws {
+        final class Decoded: DecodedPhoto {}
+        let decoded = Decoded()
+        let downloader = downloader(validator: { data in
+            ImageValidation.check(data).map { ValidatedImage(format: $0, decoded: decoded) }
+        })
+
+        let handed = HandedDecode()
+        await downloader.download([request("kept")]) { event in
+            if case .success(let staged) = event.result { handed.set(staged.decoded) }
+        }
+
+        XCTAssertTrue(handed.value === decoded, "the photo is decoded once: the album gets the validator's decode")
+    }
+
     // MARK: - Servers that stall or never answer
 
     func testAServerThatNeverAnswersStallsOutAndIsRetriedOnce() async throws {
@@ -342,4 +357,13 @@ private final class ResultBox: @unchecked Sendable {
         defer { lock.unlock() }
         return results
     }
+}
+
+/// What a download handed on, read after it finished.
+private final class HandedDecode: @unchecked Sendable {
+    // @unchecked: set from the download's callback, read after `download` returned; the lock orders them.
+    private let lock = NSLock()
+    private var stored: (any DecodedPhoto)?
+    var value: (any DecodedPhoto)? { lock.withLock { stored } }
+    func set(_ decoded: (any DecodedPhoto)?) { lock.withLock { stored = decoded } }
 }

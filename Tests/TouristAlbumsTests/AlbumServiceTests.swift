@@ -25,14 +25,16 @@ class AlbumServiceTestCase: XCTestCase {
     }
 
     @MainActor
-    func makeService(apiKey: String? = "test-key") -> AlbumService {
+    func makeService(apiKey: String? = "test-key",
+                     validator: @escaping ImageValidator = ImageValidation.structural) -> AlbumService {
         let configuration = FlickrConfiguration(endpoint: server.restURL, searchTimeout: 5, downloadTimeout: 5,
                                                 retryBaseDelay: 0.05, maxRetryDelay: 0.2, appVersion: "test")
         let quiet = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
         let client = FlickrAPIClient(configuration: configuration, apiKey: { apiKey.flatMap(FlickrAPIKey.init) },
                                      logger: quiet)
         let downloader = PhotoDownloader(configuration: configuration,
-                                         stagingFolder: dataFolder.appendingPathComponent("staging"), logger: quiet)
+                                         stagingFolder: dataFolder.appendingPathComponent("staging"),
+                                         validator: validator, logger: quiet)
         return AlbumService(store: database, searcher: client, downloader: downloader, albumSize: 30, logger: quiet)
     }
 
@@ -77,6 +79,32 @@ final class AlbumServiceTests: AlbumServiceTestCase {
         let log = try await server.log()
         XCTAssertEqual(log.searches.count, 1)
         XCTAssertEqual(log.images.count, contents.photos.count)
+    }
+
+    @MainActor
+    func testEachDownloadedPhotosDecodeIsHandedToTheGridOnce() async throws {
+        final class Decode: DecodedPhoto {
+            let size: Int
+            init(size: Int) { self.size = size }
+        }
+        let service = makeService(validator: { data in
+            ImageValidation.check(data).map { ValidatedImage(format: $0, decoded: Decode(size: data.count)) }
+        })
+        let pinID = try insertPin()
+
+        service.ensureAlbum(ofPin: pinID)
+        await service.waitUntilIdle(pinID: pinID)
+
+        let photos = try database.photos(ofPin: pinID)
+        XCTAssertFalse(photos.isEmpty)
+        for photo in photos {
+            let id = try XCTUnwrap(photo.id)
+            let path = try XCTUnwrap(photo.filePath)
+            let decoded = try XCTUnwrap(service.takeDecodedPhoto(id) as? Decode, "photo \(id) was decoded at download")
+            let file = try Data(contentsOf: database.photoFileURL(relativePath: path))
+            XCTAssertEqual(decoded.size, file.count, "the decode is of the very bytes in the photo's file")
+            XCTAssertNil(service.takeDecodedPhoto(id), "handed over once")
+        }
     }
 
     @MainActor
