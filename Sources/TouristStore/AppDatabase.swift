@@ -36,12 +36,31 @@ public final class AppDatabase: Sendable {
         try write { db in try db.execute(sql: "UPDATE pending_file_deletion SET held_by = NULL") }
     }
 
-    /// Opens (creating if needed) the database at `paths.databaseURL` and empties the staging
-    /// folder (downloads a killed run left half-way). Nothing here grows with the library: the sweep
-    /// of orphaned photo files (`removeOrphanedPhotoFiles`) runs in the background after start-up.
-    public static func open(paths: AppPaths) throws -> AppDatabase {
-        // Downloads a killed run left half-way are all in one folder: emptying it is the whole clean-up.
+    /// Opens (creating if needed) the database at `paths.databaseURL` and, unless told not to,
+    /// empties the staging folder (`emptyStagingFolder`). Nothing here grows with the library: the
+    /// sweep of orphaned photo files (`removeOrphanedPhotoFiles`) runs in the background after start-up.
+    ///
+    /// - parameter emptyingStaging: false where it is not yet known that no other instance of the
+    ///   app is downloading (the caller empties it once it knows it is the only one).
+    public static func open(paths: AppPaths, emptyingStaging: Bool = true) throws -> AppDatabase {
+        let database = try openFolders(paths: paths)
+        if emptyingStaging { try emptyStagingFolder(paths: paths) }
+        return database
+    }
+
+    /// Downloads a killed run left half-way are all in one folder: emptying it is the whole clean-up.
+    /// Only the one running instance of the app may do it, before it downloads anything.
+    public static func emptyStagingFolder(paths: AppPaths) throws {
         try? FileManager.default.removeItem(at: paths.stagingFolder)
+        do {
+            try FileManager.default.createDirectory(
+                at: paths.stagingFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw StoreError(error, folder: paths.stagingFolder, databaseURL: nil)
+        }
+    }
+
+    private static func openFolders(paths: AppPaths) throws -> AppDatabase {
         for folder in [paths.dataFolder, paths.photosFolder, paths.stagingFolder, paths.tileCacheFolder] {
             do {
                 // 0700, as the XDG spec asks for the folders an application creates.

@@ -85,10 +85,10 @@ final class MainWindow {
         }
 
         installActions()
-        installHelpOverlay(application: application)
-        restoreWindowState()
+        installHelpOverlay()
+        restoreWindowState(context.savedWindowState)
         connectWindowSignals()
-        restoreViewport()
+        restoreViewport(context.savedViewport)
 
         gtk_widget_show_all(overlay)
         if mapPage != nil { gtk_stack_set_visible_child_name(stack.cast(), "map") }
@@ -167,9 +167,10 @@ final class MainWindow {
 
     // MARK: Viewport
 
-    private func restoreViewport() {
+    /// - parameter saved: as the store had it at start-up (nil on the first start: the world).
+    private func restoreViewport(_ saved: Viewport?) {
         guard let mapPage, let viewportKeeper else { return }
-        mapPage.show(viewportKeeper.savedViewport())
+        mapPage.show(saved ?? .world)
         viewportKeeper.markRestored(mapPage.viewport)
         mapPage.onViewportChanged = { [weak viewportKeeper] viewport in viewportKeeper?.viewportChanged(viewport) }
         mapPage.onZoomLimitsChanged = { [weak self] canZoomIn, canZoomOut in
@@ -184,10 +185,11 @@ final class MainWindow {
 
     // MARK: Window size
 
-    private func restoreWindowState() {
+    /// - parameter saved: as the store had it at start-up (nil on the first start).
+    private func restoreWindowState(_ saved: WindowState?) {
         var size = Self.defaultSize
         var maximized = false
-        if let state = ((try? store?.windowState()) ?? nil), state.width >= 360, state.height >= 300 {
+        if let state = saved, state.width >= 360, state.height >= 300 {
             size = (state.width, state.height)
             maximized = state.isMaximized
         }
@@ -263,12 +265,22 @@ final class MainWindow {
         if let backAction { SimpleAction.setEnabled(backAction, false) }
     }
 
-    private func installHelpOverlay(application: UnsafeMutablePointer<GtkApplication>) {
-        let builder = gtk_builder_new_from_string(ShortcutsWindow.definition, -1)!
-        if let overlay = vt_builder_get_widget(builder, "shortcuts") {
-            gtk_application_window_set_help_overlay(window.cast(), overlay.cast())
+    /// The shortcuts window is built the first time it is asked for: parsing it costs about 20 ms,
+    /// which start-up does not pay. GTK then owns it (shown over this window, hidden when closed,
+    /// destroyed with it) and keeps it for the next time.
+    private func installHelpOverlay() {
+        SimpleAction.add("show-help-overlay", to: window) { [weak self] in
+            guard let self, self.lifetime.isAlive else { return }
+            if gtk_application_window_get_help_overlay(self.window.cast()) == nil {
+                let builder = gtk_builder_new_from_string(ShortcutsWindow.definition, -1)!
+                defer { g_object_unref(UnsafeMutableRawPointer(builder)) }
+                guard let overlay = vt_builder_get_widget(builder, "shortcuts") else { return }
+                gtk_application_window_set_help_overlay(self.window.cast(), overlay.cast())
+            }
+            if let overlay = gtk_application_window_get_help_overlay(self.window.cast()) {
+                gtk_window_present(overlay.cast())
+            }
         }
-        g_object_unref(UnsafeMutableRawPointer(builder))
     }
 
     /// A new Flickr key was saved: an album waiting for one tries again.

@@ -14,6 +14,9 @@ struct AppContext {
     var configurationProblems: [String]
     var database: AppDatabase?
     var albums: AlbumService?
+    /// The map's place and the window's size as last saved (nil on the first start).
+    var savedViewport: Viewport?
+    var savedWindowState: WindowState?
     var startupError: String?
     var logger: Logger
 }
@@ -32,11 +35,13 @@ public final class TouristApplication {
     private var context: AppContext?
     private var mainWindow: MainWindow?
     private var watchdog: MainLoopWatchdog?
+    private let preload: StorePreload
 
     /// - parameter builtInFlickrKey: the key meson baked in (`-Dflickr_api_key`), or "".
     public init(paths: AppPaths, environment: [String: String], builtInFlickrKey: String, logger: Logger) {
         self.paths = paths
         self.logger = logger
+        preload = StorePreload(paths: paths)
         keyResolver = FlickrAPIKeyResolver(configFolder: paths.configFolder, builtInKey: builtInFlickrKey,
                                            environment: environment)
         do {
@@ -156,9 +161,18 @@ public final class TouristApplication {
     private func openContext() -> AppContext {
         var context = AppContext(paths: paths, tileSource: tileSource, configurationProblems: configurationProblems,
                                  database: nil, startupError: nil, logger: logger)
+        let loaded = preload.take()
         do {
-            let database = try AppDatabase.open(paths: paths)
+            let database = try loaded.database.get()
+            // This is the one running instance (startup runs only there): half-done downloads of a
+            // killed run can go before any new one starts.
+            try AppDatabase.emptyStagingFolder(paths: paths)
             context.database = database
+            // Unreadable view state is not fatal: the first start's view and size stand in.
+            do { context.savedViewport = try loaded.viewport.get() } catch {
+                logger.error("Could not read the saved map position: \(error.localizedDescription)")
+            }
+            context.savedWindowState = try? loaded.windowState.get()
             logger.debug("Opened \(paths.databaseURL.path)")
             let client = FlickrAPIClient(configuration: flickrConfiguration, keyResolver: keyResolver, logger: logger)
             let downloader = PhotoDownloader(configuration: flickrConfiguration, stagingFolder: paths.stagingFolder,

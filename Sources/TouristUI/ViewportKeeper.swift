@@ -2,7 +2,7 @@ import GLibSwift
 import Logging
 import TouristStore
 
-/// Restores the map's centre and zoom at start and saves them while the user moves around:
+/// Saves the map's centre and zoom while the user moves around (start-up reads them ahead):
 /// debounced while moving (off the main thread), and on quit the last viewport the map reported
 /// (never read from the widget then: it may already be gone).
 @MainActor
@@ -20,16 +20,6 @@ final class ViewportKeeper {
     init(store: any ViewStateStore, logger: Logger) {
         self.store = store
         self.logger = logger
-    }
-
-    /// The saved viewport, or the world view on the first start (or if it cannot be read).
-    func savedViewport() -> Viewport {
-        do {
-            return try store.viewport() ?? .world
-        } catch {
-            logger.error("Could not read the saved map position: \(error.localizedDescription)")
-            return .world
-        }
     }
 
     /// The map has shown `viewport` after a restore: no need to write it back.

@@ -327,6 +327,23 @@ final class PhotoFileTests: XCTestCase {
         XCTAssertTrue(fileExists(named))
     }
 
+    func testOpeningWithoutEmptyingStagingLeavesAnotherInstancesDownloadsAlone() throws {
+        // Given a download another running instance has staged
+        let paths = try makeTemporaryPaths()
+        _ = try AppDatabase.open(paths: paths)
+        let staged = paths.stagingFolder.appendingPathComponent("5678.jpg")
+        try Data("jpeg".utf8).write(to: staged)
+
+        // When a second launch opens the store before it knows whether it is the only instance
+        _ = try AppDatabase.open(paths: paths, emptyingStaging: false)
+
+        // Then the download is still there; the one instance empties the folder when it starts
+        XCTAssertTrue(fileExists(staged))
+        try AppDatabase.emptyStagingFolder(paths: paths)
+        XCTAssertFalse(fileExists(staged))
+        XCTAssertTrue(fileExists(paths.stagingFolder))
+    }
+
     func testTheSweepNeverDeletesAFileADownloadIsAdopting() throws {
         // Given a pin whose photos are being adopted one after the other while the sweep runs
         let paths = try makeTemporaryPaths()

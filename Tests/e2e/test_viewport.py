@@ -143,7 +143,10 @@ def test_sigterm_saves_the_view_and_exits_cleanly(app, tiles, user, accessible):
     assert viewport is not None and viewport[2] == WORLD[2] + 1
 
 
-def test_a_second_launch_brings_up_the_first_window(app, make_app):
+def test_a_second_launch_brings_up_the_first_window_and_leaves_its_downloads_alone(app, make_app):
+    # A download the first instance is in the middle of staging.
+    staged = app.data_folder / "staging" / "in-progress.jpg"
+    staged.write_bytes(b"\xff\xd8\xff half a photo")
     second = make_app()
     second.environment.update({key: app.environment[key] for key in ("XDG_DATA_HOME", "XDG_CACHE_HOME",
                                                                        "XDG_CONFIG_HOME")})
@@ -151,3 +154,14 @@ def test_a_second_launch_brings_up_the_first_window(app, make_app):
     assert second.wait_for_exit(15) == 0, "the second launch hands over to the first and exits"
     assert len(app.windows()) == 1
     assert app.process.poll() is None
+    assert staged.exists(), "only the running instance empties the staging folder, when it starts"
+
+
+def test_ctrl_question_mark_shows_the_keyboard_shortcuts(app, accessible, user, screenshot):
+    app.key("ctrl+question")
+    accessible.find("Zoom in", "label")
+    screenshot("shortcuts")
+    user.key("Escape")  # to the shortcuts window, which has the focus
+    app.wait_until(lambda: not accessible.exists("Zoom in", "label"), 5, "Escape closed the shortcuts window")
+    app.key("ctrl+question")
+    accessible.find("Zoom in", "label")  # built once, shown again

@@ -1,0 +1,38 @@
+import Dispatch
+import Foundation
+import TouristStore
+
+/// Opens the store and reads what the window shows first (the map's place, the window's size) on
+/// another thread while GTK starts up and registers on the session bus, so start-up pays for the
+/// slower of the two, not both. It leaves the staging folder alone: a second launch, which only
+/// hands over to the running instance, must not touch that instance's downloads.
+final class StorePreload: @unchecked Sendable {
+    // @unchecked: `outcome` is written once on the loading thread before `loaded` is signalled, and
+    // read only after waiting for that signal; the semaphore orders the two.
+    struct Outcome {
+        var database: Result<AppDatabase, Error>
+        var viewport: Result<Viewport?, Error> = .success(nil)
+        var windowState: Result<WindowState?, Error> = .success(nil)
+    }
+
+    private let loaded = DispatchSemaphore(value: 0)
+    private var outcome: Outcome?
+
+    init(paths: AppPaths) {
+        Thread.detachNewThread { [self] in
+            var outcome = Outcome(database: Result { try AppDatabase.open(paths: paths, emptyingStaging: false) })
+            if case .success(let database) = outcome.database {
+                outcome.viewport = Result { try database.viewport() }
+                outcome.windowState = Result { try database.windowState() }
+            }
+            self.outcome = outcome
+            loaded.signal()
+        }
+    }
+
+    /// What was loaded, waiting for it if it is not ready yet. Call once.
+    func take() -> Outcome {
+        loaded.wait()
+        return outcome!
+    }
+}
