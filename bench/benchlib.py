@@ -3,6 +3,7 @@ timestamped as they arrive, and the local tile and Flickr servers from the test 
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import statistics
@@ -106,3 +107,32 @@ def start_display(home: Path) -> VirtualDisplay:
     display = VirtualDisplay(home / "xvfb.log")
     display.start()
     return display
+
+
+RESULTS = REPO / "bench" / "results" / "latest.json"
+
+
+def record(name: str, value: float, unit: str, floor: float | None = None, floor_name: str = "",
+           goal_ratio: float | None = None, goal: float | None = None, note: str = "") -> None:
+    """Prints one figure beside its floor (measured in the same run) as a ratio, and merges it into
+    bench/results/latest.json so runs can be compared."""
+    line = f"{name}: {value:.1f} {unit}"
+    entry: dict = {"value": round(value, 3), "unit": unit}
+    if floor is not None:
+        ratio = value / floor if floor else float("inf")
+        line += f"  | floor {floor:.1f} {unit} ({floor_name})  | ratio {ratio:.2f}×"
+        entry.update(floor=round(floor, 3), floor_name=floor_name, ratio=round(ratio, 3))
+        if goal_ratio is not None:
+            line += f" (goal ≤ {goal_ratio}×: {'met' if ratio <= goal_ratio else 'NOT met'})"
+            entry["goal_ratio"] = goal_ratio
+    if goal is not None:
+        line += f"  (goal ≤ {goal} {unit}: {'met' if value <= goal else 'NOT met'})"
+        entry["goal"] = goal
+    if note:
+        line += f"  [{note}]"
+        entry["note"] = note
+    print(line, flush=True)
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+    results[name] = entry
+    RESULTS.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n")

@@ -12,7 +12,7 @@ import re
 import sqlite3
 import time
 
-from benchlib import App, UserInput, start_display, summary, temporary_home, TileServer
+from benchlib import App, UserInput, percentile, record, start_display, summary, temporary_home, TileServer
 
 
 def main() -> None:
@@ -51,6 +51,9 @@ def main() -> None:
                     pins.append(int(match.group(2)))
             print(f"pan, {options.pins} pins, {label}: frame ms {summary(frames)}; "
                   f"pins drawn per frame up to {max(pins) if pins else 0}")
+            if frames:
+                record(f"pan.{options.pins}_pins.{label.replace(' ', '_')}.frame_p95", percentile(frames, 0.95), "ms",
+                       goal=8, note=f"max {max(frames):.1f} ms over {len(frames)} frames")
             time.sleep(0.5)
     finally:
         app.stop()
