@@ -49,7 +49,7 @@ def curl_floor(flickr: FlickrServer, search_query: dict, image_paths: list[str])
     image_urls = [f"{flickr.base_url}{path}" for path in image_paths]
     started = time.monotonic()
     subprocess.run(["curl", "-sf", "-o", "/dev/null", search_url], check=True)
-    subprocess.run(["curl", "-sf", "--parallel", "--parallel-immediate", "--parallel-max", "6",
+    subprocess.run(["curl", "-sf", "--no-progress-meter", "--parallel", "--parallel-immediate", "--parallel-max", "6",
                     *[item for url in image_urls for item in ("-o", "/dev/null", url)]], check=True)
     return (time.monotonic() - started) * 1000
 

@@ -21,9 +21,10 @@ final class PhotoTile {
     private let lifetime: WidgetLifetime
     private let stack: UnsafeMutablePointer<GtkWidget>
     private let image: UnsafeMutablePointer<GtkWidget>
-    private let spinner: UnsafeMutablePointer<GtkWidget>
+    private let placeholder: UnsafeMutablePointer<GtkWidget>
     private(set) var photo: Photo
     private(set) var state = State.placeholder
+    private var shownDescription: (name: String, tooltip: String)?
     /// Told when a decoded image has been painted, and whether it was its download's decode
     /// (`true`) or the file's (benchmark, tests).
     var onShown: ((_ decodedAtDownload: Bool) -> Void)?
@@ -41,10 +42,14 @@ final class PhotoTile {
         gtk_widget_set_size_request(child, Self.side, Self.side)
         stack = gtk_stack_new()
         gtk_stack_set_transition_type(stack.cast(), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
-        spinner = gtk_spinner_new()
-        gtk_widget_set_halign(spinner, GTK_ALIGN_CENTER)
-        gtk_widget_set_valign(spinner, GTK_ALIGN_CENTER)
-        gtk_stack_add_named(stack.cast(), spinner, "placeholder")
+        // A still placeholder: thirty spinners would repaint the whole grid every frame while the
+        // album fills (the page's status line says what is downloading).
+        placeholder = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
+        Widgets.addStyleClass(placeholder, "photo-placeholder")
+        let loadingIcon = gtk_image_new_from_icon_name("image-loading-symbolic", GTK_ICON_SIZE_DND)!
+        gtk_widget_set_vexpand(loadingIcon, 1)
+        gtk_container_add(placeholder.container, loadingIcon)
+        gtk_stack_add_named(stack.cast(), placeholder, "placeholder")
         image = gtk_image_new()
         gtk_stack_add_named(stack.cast(), image, "photo")
         let failedBox = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)!
@@ -62,8 +67,9 @@ final class PhotoTile {
 
     func update(_ photo: Photo, failed: Bool) {
         self.photo = photo
-        Widgets.setAccessibleName(child, accessibleName(failed: failed))
-        gtk_widget_set_tooltip_text(child, tooltip(failed: failed))
+        // The grid re-renders on every photo that arrives: only a real change reaches GTK (and,
+        // for the name, every screen reader listening on the bus).
+        describe(failed: failed)
         if let path = photo.filePath {
             switch state {
             case .loading(let current) where current == path, .shown(let current) where current == path:
@@ -75,7 +81,6 @@ final class PhotoTile {
             }
         } else if failed {
             state = .failed
-            gtk_spinner_stop(spinner.cast())
             gtk_stack_set_visible_child_name(stack.cast(), "failed")
         } else {
             state = .placeholder
@@ -89,7 +94,6 @@ final class PhotoTile {
     }
 
     private func showPlaceholder() {
-        gtk_spinner_start(spinner.cast())
         gtk_stack_set_visible_child_name(stack.cast(), "placeholder")
     }
 
@@ -116,9 +120,7 @@ final class PhotoTile {
         guard lifetime.isAlive, state == .loading(path: relativePath) else { return } // superseded
         guard let decoded else {
             state = .failed
-            Widgets.setAccessibleName(child, accessibleName(failed: true))
-            gtk_widget_set_tooltip_text(child, tooltip(failed: true))
-            gtk_spinner_stop(spinner.cast())
+            describe(failed: true)
             gtk_stack_set_visible_child_name(stack.cast(), "failed")
             return
         }
@@ -129,9 +131,16 @@ final class PhotoTile {
             cairo_surface_destroy(surface)
         }
         state = .shown(path: relativePath)
-        gtk_spinner_stop(spinner.cast())
         gtk_stack_set_visible_child_name(stack.cast(), "photo")
         onShown?(decodedAtDownload)
+    }
+
+    private func describe(failed: Bool) {
+        let description = (name: accessibleName(failed: failed), tooltip: tooltip(failed: failed))
+        if let shown = shownDescription, shown == description { return }
+        shownDescription = description
+        Widgets.setAccessibleName(child, description.name)
+        gtk_widget_set_tooltip_text(child, description.tooltip)
     }
 
     /// `failed`: its download failed, or its file does not decode; either way a click retries it.

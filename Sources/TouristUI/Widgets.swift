@@ -61,5 +61,10 @@ enum Widgets {
     .status-page-icon {
         opacity: 0.5;
     }
+    .photo-placeholder {
+        background-color: alpha(@theme_fg_color, 0.06);
+        color: alpha(@theme_fg_color, 0.45);
+        border-radius: 4px;
+    }
     """
 }
