@@ -289,19 +289,22 @@ final class AlbumPage {
                 }
             } else {
                 let store = self.store
-                let tile = PhotoTile(photo: photo, failed: failed.contains(id), resolvePath: { relativePath in
+                let tile = PhotoTile(photo: photo, resolvePath: { relativePath in
                     store.photoFileURL(relativePath: relativePath).path
-                }, takeDecoded: { [albums] id in albums.takeDecodedPhoto(id) })
-                tile.onShown = { [weak self] decodedAtDownload in
-                    guard let self else { return }
-                    let source = decodedAtDownload ? "decoded at download" : "decoded from its file"
-                    self.logger.trace("album \(self.pinID ?? 0): photo shown (\(source)), \(self.shownPhotoCount) of \(self.tiles.count)")
-                    self.onPhotoShown?()
-                }
+                }, takeDecoded: { [albums] id in albums.takeDecodedPhoto(id) }, onShown: { [weak self] decodedAtDownload in
+                    self?.photoShown(decodedAtDownload: decodedAtDownload)
+                })
                 tiles[id] = tile
                 gtk_flow_box_insert(flowBox.cast(), tile.child, Int32(index))
+                tile.update(photo, failed: failed.contains(id)) // in the grid first: it may show at once
             }
         }
+    }
+
+    private func photoShown(decodedAtDownload: Bool) {
+        let source = decodedAtDownload ? "decoded at download" : "decoded from its file"
+        logger.trace("album \(pinID ?? 0): photo shown (\(source)), \(shownPhotoCount) of \(tiles.count)")
+        onPhotoShown?()
     }
 
     // MARK: Actions

@@ -27,15 +27,18 @@ final class PhotoTile {
     private var shownDescription: (name: String, tooltip: String)?
     /// Told when a decoded image has been painted, and whether it was its download's decode
     /// (`true`) or the file's (benchmark, tests).
-    var onShown: ((_ decodedAtDownload: Bool) -> Void)?
+    private let onShown: ((_ decodedAtDownload: Bool) -> Void)?
 
     /// - parameter resolvePath: turns a photo's data-folder-relative path into an absolute one.
     /// - parameter takeDecoded: the photo as its download decoded it, if that decode is still kept.
-    init(photo: Photo, failed: Bool, resolvePath: @escaping (String) -> String,
-         takeDecoded: @escaping (Int64) -> (any DecodedPhoto)? = { _ in nil }) {
+    /// Shows nothing until the first `update` (a kept decode is then shown at once).
+    init(photo: Photo, resolvePath: @escaping (String) -> String,
+         takeDecoded: @escaping (Int64) -> (any DecodedPhoto)? = { _ in nil },
+         onShown: ((_ decodedAtDownload: Bool) -> Void)? = nil) {
         self.photo = photo
         self.resolvePath = resolvePath
         self.takeDecoded = takeDecoded
+        self.onShown = onShown
         child = gtk_flow_box_child_new()
         lifetime = WidgetLifetime(child)
         Widgets.addStyleClass(child, "photo-tile")
@@ -62,7 +65,6 @@ final class PhotoTile {
         gtk_stack_add_named(stack.cast(), failedBox, "failed")
         gtk_container_add(child.container, stack)
         gtk_widget_show_all(child)
-        update(photo, failed: failed)
     }
 
     func update(_ photo: Photo, failed: Bool) {
