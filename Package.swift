@@ -9,10 +9,21 @@ let package = Package(
         // For the fuzzers in Tests/fuzz (a separate package that depends on this one by path).
         .library(name: "FlickrClient", targets: ["FlickrClient"]),
         .library(name: "TouristStore", targets: ["TouristStore"]),
+        // On the Map server (issue 9); OnTheMapAPI is the wire format the desktop client will share.
+        .executable(name: "on-the-map-server", targets: ["on-the-map-server"]),
+        .library(name: "OnTheMapAPI", targets: ["OnTheMapAPI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // On the Map server: HTTP, bcrypt, PostgreSQL, graceful shutdown, the command line, SHA-256, NIO's thread pool.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // System libraries: a modulemap and a one-line umbrella header each.
@@ -49,6 +60,31 @@ let package = Package(
                                                                "FlickrTestSupport"]),
         .testTarget(name: "GLibSwiftTests", dependencies: ["GLibSwift", "CGtk"]),
         .testTarget(name: "TouristUITests", dependencies: ["TouristUI", "TouristStore", "FlickrClient", "GLibSwift", "CGtk"]),
+
+        // MARK: On the Map server (issue 9) — shares nothing with the desktop apps but OnTheMapAPI.
+        // Wire types of the Udacity-compatible API: request and response bodies, dates, the prefix.
+        .target(name: "OnTheMapAPI"),
+        // Routes, accounts, sessions, rate limits and the storage protocol (SQLite and PostgreSQL).
+        .target(name: "OnTheMapServer", dependencies: [
+            "OnTheMapAPI",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
+        // The executable: `serve` (default) and `user add|list|remove`.
+        .executableTarget(name: "on-the-map-server", dependencies: [
+            "OnTheMapServer", "OnTheMapAPI",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+        // End to end over real HTTP on 127.0.0.1, against SQLite and a throw-away PostgreSQL cluster.
+        .testTarget(name: "OnTheMapServerTests", dependencies: ["OnTheMapServer", "OnTheMapAPI", "on-the-map-server"]),
     ],
     swiftLanguageModes: [.v6]
 )

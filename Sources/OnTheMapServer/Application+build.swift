@@ -1,0 +1,106 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import OnTheMapAPI
+import ServiceLifecycle
+
+/// Each request's context: Hummingbird's, plus the peer's address for per-address rate limits.
+public struct OnTheMapRequestContext: RequestContext, RemoteAddressRequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public let remoteAddress: SocketAddress?
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        remoteAddress = source.channel.remoteAddress
+    }
+}
+
+/// Assembles the server: store, accounts, sessions, limits and routes, from one configuration. The store is
+/// migrated before the server accepts connections; PostgreSQL's connection pool runs as one of its services.
+/// `onServerRunning` receives the bound port (useful with port 0).
+public func buildApplication(
+    configuration: ServerConfiguration,
+    logger: Logger,
+    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+) throws -> some ApplicationProtocol {
+    let store = try configuration.database.openStore(logger: logger)
+    let router = buildRouter(configuration: configuration, store: store)
+    var application = Application(
+        router: router,
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port),
+                             serverName: "on-the-map-server"),
+        onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
+        logger: logger)
+    if let postgres = store as? PostgresStudentStore { application.addServices(postgres.client) }
+    application.beforeServerStarts {
+        try await store.migrate()
+        logger.info("Database ready", metadata: ["database": "\(configuration.database)"])
+    }
+    return application
+}
+
+func buildRouter(configuration: ServerConfiguration, store: any StudentStore) -> Router<OnTheMapRequestContext> {
+    let router = Router(context: OnTheMapRequestContext.self)
+    router.add(middleware: AccessLogMiddleware())
+    router.add(middleware: ErrorBodyMiddleware(prefixed: false))
+    let accounts = AccountRegistry(store: store, hashCost: configuration.passwordHashCost, now: configuration.now)
+    let sessions = SessionAuthority(store: store, lifetime: configuration.sessionLifetime,
+                                    secureCookies: configuration.secureCookies, now: configuration.now)
+    let trustProxy = configuration.trustProxyHeaders
+    let clientAddress: @Sendable (Request, OnTheMapRequestContext) -> String = { request, context in
+        if trustProxy, let forwarded = request.headers[HTTPField.Name("X-Real-IP")!] { return forwarded }
+        return context.remoteAddress?.ipAddress ?? "unknown"
+    }
+    SessionRoutes(accounts: accounts, sessions: sessions,
+                  loginLimiter: AttemptLimiter(window: configuration.loginLimits.window),
+                  limits: configuration.loginLimits, maximumBodySize: configuration.maximumBodySize,
+                  clientAddress: clientAddress).add(to: router)
+    LocationRoutes(store: store, sessions: sessions, cache: LocationListCache(),
+                   allowAnonymousWrites: configuration.allowAnonymousWrites,
+                   maximumBodySize: configuration.maximumBodySize).add(to: router)
+    SignupPage(accounts: accounts, enabled: configuration.signupEnabled, limiter: AttemptLimiter(window: 3600),
+               clientAddress: clientAddress, maximumBodySize: configuration.maximumBodySize,
+               secureCookies: configuration.secureCookies).add(to: router)
+    return router
+}
+
+/// Runs `body` with the store at `location`, migrated; PostgreSQL's pool runs only for that time.
+/// For the command line's `user` commands and for tests.
+public func withMigratedStore<Result: Sendable>(
+    _ location: DatabaseLocation, logger: Logger,
+    _ body: @escaping @Sendable (any StudentStore) async throws -> Result
+) async throws -> Result {
+    let store = try location.openStore(logger: logger)
+    guard let postgres = store as? PostgresStudentStore else {
+        try await store.migrate()
+        return try await body(store)
+    }
+    return try await withThrowingTaskGroup(of: Result?.self) { group in
+        group.addTask { await postgres.client.run(); return nil }
+        defer { group.cancelAll() }
+        try await store.migrate()
+        return try await body(store)
+    }
+}
+
+/// One line per request at `info`: method, path, status, milliseconds. Never headers or bodies (sessions,
+/// passwords), never the query of /v1/session.
+struct AccessLogMiddleware: RouterMiddleware {
+    typealias Context = OnTheMapRequestContext
+
+    func handle(_ request: Request, context: Context,
+                next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = ContinuousClock.now
+        let response = try await next(request, context)
+        if context.logger.logLevel <= .info {
+            let elapsed = ContinuousClock.now - start
+            let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
+            context.logger.info("\(request.method) \(request.uri.path)", metadata: [
+                "status": "\(response.status.code)", "ms": "\(String(format: "%.1f", milliseconds))",
+            ])
+        }
+        return response
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Hummingbird
+import OnTheMapAPI
+
+/// `/v1/StudentLocation`: list (anyone), create and update (a session for its own account's `uniqueKey`,
+/// or anyone with `allowAnonymousWrites`).
+struct LocationRoutes: Sendable {
+    let store: any StudentStore
+    let sessions: SessionAuthority
+    let cache: LocationListCache
+    let allowAnonymousWrites: Bool
+    let maximumBodySize: Int
+
+    func add(to router: Router<OnTheMapRequestContext>) {
+        router.get("v1/StudentLocation") { request, _ in try await list(request) }
+        router.post("v1/StudentLocation") { request, _ in try await create(request) }
+        router.put("v1/StudentLocation/:objectId") { request, context in
+            try await update(request, objectId: context.parameters.require("objectId"))
+        }
+    }
+
+    private func list(_ request: Request) async throws -> Response {
+        var parameters: [String: String] = [:]
+        for (name, value) in request.uri.queryParameters { parameters[String(name)] = String(value) }
+        let query = try LocationValidation.query(parameters)
+        let revision = try await store.locationsRevision()
+        if let body = cache.body(for: query, revision: revision) {
+            return APIResponse.data(body)
+        }
+        let body = try JSONEncoder.onTheMap().encode(StudentLocationList(results: try await store.locations(query)))
+        cache.store(body, for: query, revision: revision)
+        return APIResponse.data(body)
+    }
+
+    private func create(_ request: Request) async throws -> Response {
+        let owner = try await writer(of: request)
+        let posting = try await request.decodeJSON(StudentLocationPosting.self, limit: maximumBodySize)
+        try LocationValidation.validate(posting)
+        try requireOwnership(owner, of: posting.uniqueKey)
+        let now = sessions.now()
+        let location = StudentLocation(objectId: RandomToken.objectId(), posting: posting, createdAt: now, updatedAt: now)
+        try await store.insertLocation(location)
+        return try APIResponse.json(StudentLocationCreated(createdAt: now, objectId: location.objectId))
+    }
+
+    private func update(_ request: Request, objectId: String) async throws -> Response {
+        let owner = try await writer(of: request)
+        let posting = try await request.decodeJSON(StudentLocationPosting.self, limit: maximumBodySize)
+        try LocationValidation.validate(posting)
+        guard let existing = try await store.location(objectId: objectId) else {
+            throw APIError(status: .notFound, message: "No student location has the objectId \(objectId).")
+        }
+        try requireOwnership(owner, of: existing.uniqueKey)
+        try requireOwnership(owner, of: posting.uniqueKey)
+        let now = sessions.now()
+        guard try await store.updateLocation(objectId: objectId, with: posting, at: now) else {
+            throw APIError(status: .notFound, message: "No student location has the objectId \(objectId).")
+        }
+        return try APIResponse.json(StudentLocationUpdated(updatedAt: now))
+    }
+
+    /// The account key the request writes as; nil when anonymous writes are allowed (no check at all).
+    private func writer(of request: Request) async throws -> String? {
+        guard !allowAnonymousWrites else { return nil }
+        return try await sessions.authenticate(request, requireXSRF: true).stored.accountKey
+    }
+
+    private func requireOwnership(_ owner: String?, of uniqueKey: String) throws {
+        guard let owner, owner != uniqueKey else { return }
+        throw APIError(status: .forbidden, message: "This session may only post or change locations whose "
+                       + "uniqueKey is its own account key (\(owner)).")
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Hummingbird
+import OnTheMapAPI
+
+/// `POST /v1/session`'s body: exactly one credential, and only `udacity` (email and password) is supported.
+struct LoginBody: Decodable {
+    var credentials: SessionRequest.Credentials
+
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: AnyKey.self)
+        guard container.allKeys.count == 1, let key = container.allKeys.first else {
+            throw APIError.badRequest("Send exactly one credential: {\"udacity\": {\"username\": …, \"password\": …}}.")
+        }
+        guard key.stringValue == "udacity" else {
+            throw APIError.badRequest("Only email and password login ({\"udacity\": …}) is supported here, "
+                                      + "not \(key.stringValue).")
+        }
+        credentials = try container.decode(SessionRequest.Credentials.self, forKey: key)
+    }
+}
+
+/// `/v1/session` and `/v1/users/{key}`: log in, log out, public names. Every answer is prefixed.
+struct SessionRoutes: Sendable {
+    let accounts: AccountRegistry
+    let sessions: SessionAuthority
+    let loginLimiter: AttemptLimiter
+    let limits: LoginLimits
+    let maximumBodySize: Int
+    let clientAddress: @Sendable (Request, OnTheMapRequestContext) -> String
+
+    func add(to router: Router<OnTheMapRequestContext>) {
+        let prefixed = router.group().add(middleware: ErrorBodyMiddleware(prefixed: true))
+        prefixed.post("v1/session") { request, context in try await login(request, context) }
+        prefixed.delete("v1/session") { request, _ in try await logout(request) }
+        prefixed.get("v1/users/:key") { _, context in try await user(context.parameters.require("key")) }
+    }
+
+    private func login(_ request: Request, _ context: OnTheMapRequestContext) async throws -> Response {
+        let credentials = try await request.decodeJSON(LoginBody.self, limit: maximumBodySize).credentials
+        let accountKey = "account:" + AccountRegistry.normalizedEmail(credentials.username)
+        let addressKey = "address:" + clientAddress(request, context)
+        let now = sessions.now()
+        if let wait = loginLimiter.retryAfter([(accountKey, limits.failuresPerAccount),
+                                               (addressKey, limits.failuresPerAddress)], now: now) {
+            throw AttemptLimiter.tooManyAttempts(retryAfter: wait, "Too many failed logins.")
+        }
+        guard let account = try await accounts.verify(email: credentials.username, password: credentials.password) else {
+            loginLimiter.recordFailure([accountKey, addressKey], now: now)
+            context.logger.notice("Failed login", metadata: ["client": "\(clientAddress(request, context))"])
+            throw APIError.invalidCredentials
+        }
+        loginLimiter.reset(accountKey)
+        let (id, session) = try await sessions.start(for: account)
+        let body = SessionResponse(account: .init(registered: true, key: account.key),
+                                   session: SessionInfo(id: id, expiration: session.expiresAt))
+        return try APIResponse.json(body, prefixed: true, headers: sessions.cookies(for: id, session))
+    }
+
+    private func logout(_ request: Request) async throws -> Response {
+        let session = try await sessions.authenticate(request, requireXSRF: true)
+        try await sessions.end(session)
+        let body = SessionEnded(session: SessionInfo(id: session.id, expiration: session.stored.expiresAt))
+        return try APIResponse.json(body, prefixed: true, headers: sessions.clearingCookies())
+    }
+
+    private func user(_ key: String) async throws -> Response {
+        guard let account = try await accounts.store.account(key: key) else {
+            throw APIError(status: .notFound, message: "No account has the key \(key).")
+        }
+        let body = PublicUserData(firstName: account.firstName, lastName: account.lastName, nickname: account.nickname)
+        return try APIResponse.json(body, prefixed: true)
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import OnTheMapAPI
+import OnTheMapServer
+import XCTest
+
+/// Start-up migrations: on a new database, again on a migrated one, and from several servers at once.
+class StoreMigrationTests: ServerTestCase {
+    func testDataSurvivesARestartAndASecondMigration() async throws {
+        let student = try await loggedInStudent()
+        let posted = try await client.post(.sample(key: student.key), sessionId: student.sessionId).status
+        XCTAssertEqual(posted, 200)
+        try await restart()
+        let afterRestart = try await client.list().count
+        XCTAssertEqual(afterRestart, 1)
+        let again = try await client.post(.sample(key: student.key), sessionId: student.sessionId)
+        XCTAssertEqual(again.status, 200, "sessions live in the database, not the process")
+    }
+
+    func testSeveralServersMigratingOneDatabaseAtOnceAllStart() async throws {
+        await server.stop()
+        let fresh = try DatabaseLocation(parsing: try Self.storage.freshDatabase())
+        let clock = self.clock
+        let servers = try await withThrowingTaskGroup(of: TestServer.self) { group in
+            for _ in 0..<4 { group.addTask { try await TestServer.start(database: fresh, clock: clock) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        let posted = try await APIClient(baseURL: servers[0].baseURL)
+            .send("GET", "/v1/StudentLocation")
+        XCTAssertEqual(posted.status, 200)
+        try await servers[1].addAccount(email: "ada@example.org")
+        for server in servers {
+            let client = APIClient(baseURL: server.baseURL)
+            let login = try await client.login("ada@example.org", "correct horse").status
+            XCTAssertEqual(login, 200,
+                           "every server sees the one schema and its accounts")
+            await server.stop()
+        }
+    }
+}
+
+final class StoreMigrationPostgresTests: StoreMigrationTests {
+    override class var storage: TestStorage { .postgres }
+    // Linux test discovery lists only methods declared in the class itself, so each is named again here.
+    override func testDataSurvivesARestartAndASecondMigration() async throws { try await super.testDataSurvivesARestartAndASecondMigration() }
+    override func testSeveralServersMigratingOneDatabaseAtOnceAllStart() async throws { try await super.testSeveralServersMigratingOneDatabaseAtOnceAllStart() }
+}
