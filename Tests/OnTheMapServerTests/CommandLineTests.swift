@@ -85,41 +85,52 @@ class CommandLineTests: ServerTestCase {
         XCTAssertTrue(again.errors.contains("No account has the email"), again.errors)
     }
 
-    func testServeTakesItsConfigurationFromTheEnvironmentAndStopsCleanlyOnSIGTERM() async throws {
+    func testServeTakesItsConfigurationFromTheEnvironmentLogsNoSecretsAndStopsCleanlyOnSIGTERM() async throws {
+        XCTAssertEqual(try addUser("katherine@example.org", password: "orbital mechanics").status, 0)
+        let logFile = FileManager.default.temporaryDirectory.appendingPathComponent("otm-serve-\(UUID().uuidString).log")
+        FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: logFile) }
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = []
         process.environment = ProcessInfo.processInfo.environment.merging([
             "ON_THE_MAP_SERVER_DATABASE": databaseArgument, "ON_THE_MAP_SERVER_HOST": "127.0.0.1",
-            "ON_THE_MAP_SERVER_PORT": "0",
+            "ON_THE_MAP_SERVER_PORT": "0", "ON_THE_MAP_SERVER_LOG_LEVEL": "trace",
         ]) { $1 }
-        let stderr = Pipe()
-        process.standardError = stderr
+        process.standardError = try FileHandle(forWritingTo: logFile) // a file: trace logging could fill a pipe
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         defer { if process.isRunning { process.terminate() } }
+        func log() -> String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
 
-        var log = ""
         var port: Int?
         let deadline = Date().addingTimeInterval(30)
-        while port == nil, Date() < deadline {
-            let chunk = stderr.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            log += String(decoding: chunk, as: UTF8.self)
-            if let match = log.range(of: #"Listening on http://127\.0\.0\.1:\d+"#, options: .regularExpression) {
-                port = Int(log[match].split(separator: ":").last!)
+        while port == nil, Date() < deadline, process.isRunning {
+            if let match = log().range(of: #"Listening on http://127\.0\.0\.1:\d+"#, options: .regularExpression) {
+                port = Int(log()[match].split(separator: ":").last!)
+            } else {
+                try await Task.sleep(for: .milliseconds(20))
             }
         }
-        let listening = try XCTUnwrap(port, "no 'Listening on' line: \(log)")
+        let listening = try XCTUnwrap(port, "no 'Listening on' line: \(log())")
         let client = APIClient(baseURL: URL(string: "http://127.0.0.1:\(listening)")!)
-        let listed = try await client.list().count
-        XCTAssertEqual(listed, 0)
+        let session = try await client.session("katherine@example.org", "orbital mechanics")
+        let xsrf = try XCTUnwrap(session.response.cookies[OnTheMapHTTP.xsrfCookie])
+        let posted = try await client.post(.sample(key: session.key), sessionId: session.id)
+        XCTAssertEqual(posted.status, 200, posted.text)
+        let loggedOut = try await client.send("DELETE", "/v1/session", headers: ["X-Session-Id": session.id])
+        XCTAssertEqual(loggedOut.status, 200, loggedOut.text)
 
         kill(process.processIdentifier, SIGTERM)
         let exited = Date().addingTimeInterval(15)
         while process.isRunning, Date() < exited { try await Task.sleep(for: .milliseconds(20)) }
         XCTAssertFalse(process.isRunning, "still running 15 s after SIGTERM")
         XCTAssertEqual(process.terminationStatus, 0)
+        let written = log()
+        XCTAssertTrue(written.contains("POST /v1/session"), "requests are logged: \(written.prefix(2000))")
+        for secret in ["orbital mechanics", session.id, xsrf] {
+            XCTAssertFalse(written.contains(secret), "a password, session id or token reached the log")
+        }
     }
 }
 
@@ -129,5 +140,7 @@ final class CommandLinePostgresTests: CommandLineTests {
     override func testUserAddReadsThePasswordFromStandardInput() async throws { try await super.testUserAddReadsThePasswordFromStandardInput() }
     override func testUserAddWithoutAPasswordOrWithADuplicateEmailFails() throws { try super.testUserAddWithoutAPasswordOrWithADuplicateEmailFails() }
     override func testUserListAndRemove() async throws { try await super.testUserListAndRemove() }
-    override func testServeTakesItsConfigurationFromTheEnvironmentAndStopsCleanlyOnSIGTERM() async throws { try await super.testServeTakesItsConfigurationFromTheEnvironmentAndStopsCleanlyOnSIGTERM() }
+    override func testServeTakesItsConfigurationFromTheEnvironmentLogsNoSecretsAndStopsCleanlyOnSIGTERM() async throws {
+        try await super.testServeTakesItsConfigurationFromTheEnvironmentLogsNoSecretsAndStopsCleanlyOnSIGTERM()
+    }
 }
