@@ -2,31 +2,38 @@ import Foundation
 import Synchronization
 
 /// Encoded `GET /v1/StudentLocation` answers, keyed by query and valid for one store revision. Reading the
-/// revision is one tiny query; encoding 100 locations is most of the cost of a list, and lists dominate traffic.
+/// revision is one tiny query; reading and encoding 100 locations is most of the cost of a list, and lists
+/// dominate traffic. After a write, the first request for a query computes it and the others wait for that.
 final class LocationListCache: Sendable {
     private struct Entry {
         var revision: Int64
-        var body: Data
+        var body: Task<Data, any Error>
     }
 
     private let entries = Mutex<[LocationQuery: Entry]>([:])
     private static let capacity = 64
 
-    func body(for query: LocationQuery, revision: Int64) -> Data? {
-        entries.withLock { entries in
-            guard let entry = entries[query], entry.revision == revision else { return nil }
-            return entry.body
-        }
-    }
-
-    /// `revision` must be read before the rows: then a write in between only makes the entry stale sooner.
-    func store(_ body: Data, for query: LocationQuery, revision: Int64) {
-        entries.withLock { entries in
+    /// The body for `query` at `revision`, computed by `compute` once per revision. `revision` must be read
+    /// before `compute` reads the rows: a write in between then only makes the entry stale sooner.
+    func body(for query: LocationQuery, revision: Int64,
+              compute: @escaping @Sendable () async throws -> Data) async throws -> Data {
+        let task = entries.withLock { entries -> Task<Data, any Error> in
+            if let entry = entries[query], entry.revision >= revision { return entry.body }
             if entries.count >= Self.capacity && entries[query] == nil {
-                entries = entries.filter { $0.value.revision == revision } // drop entries of older revisions first
+                entries = entries.filter { $0.value.revision >= revision } // older revisions go first
                 if entries.count >= Self.capacity { entries.removeAll() }
             }
-            entries[query] = Entry(revision: revision, body: body)
+            let task = Task { try await compute() }
+            entries[query] = Entry(revision: revision, body: task)
+            return task
+        }
+        do {
+            return try await task.value
+        } catch {
+            entries.withLock { entries in
+                if entries[query]?.revision == revision { entries[query] = nil } // let the next request retry
+            }
+            throw error
         }
     }
 }

@@ -24,11 +24,9 @@ struct LocationRoutes: Sendable {
         for (name, value) in request.uri.queryParameters { parameters[String(name)] = String(value) }
         let query = try LocationValidation.query(parameters)
         let revision = try await store.locationsRevision()
-        if let body = cache.body(for: query, revision: revision) {
-            return APIResponse.data(body)
+        let body = try await cache.body(for: query, revision: revision) { [store] in
+            try JSONEncoder.onTheMap().encode(StudentLocationList(results: try await store.locations(query)))
         }
-        let body = try JSONEncoder.onTheMap().encode(StudentLocationList(results: try await store.locations(query)))
-        cache.store(body, for: query, revision: revision)
         return APIResponse.data(body)
     }
 
