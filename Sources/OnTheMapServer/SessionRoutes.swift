@@ -52,7 +52,7 @@ struct SessionRoutes: Sendable {
             throw AttemptLimiter.tooManyAttempts(retryAfter: wait, "Too many failed logins.")
         }
         guard let account = try await accounts.verify(email: credentials.username, password: credentials.password) else {
-            loginLimiter.recordFailure([accountKey, addressKey], now: now)
+            loginLimiter.record([accountKey, addressKey], now: now)
             context.logger.notice("Failed login", metadata: ["client": "\(clientAddress(request, context))"])
             throw APIError.invalidCredentials
         }

@@ -60,7 +60,7 @@ struct SignupPage: Sendable {
             let account = try await accounts.create(NewAccount(
                 email: form.email ?? "", password: form.password ?? "", firstName: form.firstName ?? "",
                 lastName: form.lastName ?? "", nickname: form.nickname))
-            limiter.recordFailure([address], now: now) // counts creations, not failures
+            limiter.record([address], now: now)
             context.logger.info("Account created on the sign-up page", metadata: ["account": "\(account.key)"])
             return html(.created, welcome(account), cookie: nil)
         } catch let error as AccountError {
