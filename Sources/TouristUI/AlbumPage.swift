@@ -303,7 +303,8 @@ final class AlbumPage {
 
     private func photoShown(decodedAtDownload: Bool) {
         let source = decodedAtDownload ? "decoded at download" : "decoded from its file"
-        logger.trace("album \(pinID ?? 0): photo shown (\(source)), \(shownPhotoCount) of \(tiles.count)")
+        // Out of the album's photos (the grid may still be filling in during this render).
+        logger.trace("album \(pinID ?? 0): photo shown (\(source)), \(shownPhotoCount) of \(contents.photos.count)")
         onPhotoShown?()
     }
 
