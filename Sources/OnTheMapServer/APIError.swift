@@ -33,10 +33,15 @@ enum APIResponse {
         buffer.reserveCapacity(json.count + 5)
         if prefixed { buffer.writeString(OnTheMapHTTP.antiHijackingPrefix) }
         buffer.writeBytes(json)
+        return self.buffer(buffer, status: status, headers: headers)
+    }
+
+    /// A JSON body already encoded (and prefixed, if it should be).
+    static func buffer(_ json: ByteBuffer, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
         var fields = headers
         fields[.contentType] = "application/json; charset=utf-8"
         fields[.cacheControl] = "no-store"
-        return Response(status: status, headers: fields, body: .init(byteBuffer: buffer))
+        return Response(status: status, headers: fields, body: .init(byteBuffer: json))
     }
 
     static func error(_ error: APIError, prefixed: Bool) -> Response {

@@ -57,7 +57,9 @@ func buildRouter(configuration: ServerConfiguration, store: any StudentStore) ->
                   loginLimiter: AttemptLimiter(window: configuration.loginLimits.window),
                   limits: configuration.loginLimits, maximumBodySize: configuration.maximumBodySize,
                   clientAddress: clientAddress).add(to: router)
-    LocationRoutes(store: store, sessions: sessions, cache: LocationListCache(),
+    // Lists are what most requests ask for; other servers' writes may take 100 ms to show here.
+    let revisions = RevisionWatch(maximumAge: .milliseconds(100)) { try await store.locationsRevision() }
+    LocationRoutes(store: store, sessions: sessions, cache: LocationListCache(), revisions: revisions,
                    allowAnonymousWrites: configuration.allowAnonymousWrites,
                    maximumBodySize: configuration.maximumBodySize).add(to: router)
     SignupPage(accounts: accounts, enabled: configuration.signupEnabled, limiter: AttemptLimiter(window: 3600),

@@ -1,13 +1,14 @@
 import Foundation
+import NIOCore
 import Synchronization
 
 /// Encoded `GET /v1/StudentLocation` answers, keyed by query and valid for one store revision. Reading the
 /// revision is one tiny query; reading and encoding 100 locations is most of the cost of a list, and lists
-/// dominate traffic. After a write, the first request for a query computes it and the others wait for that.
+/// dominate traffic. Bodies are kept as ByteBuffers, which responses share without copying. After a write, the first request for a query computes it and the others wait for that.
 final class LocationListCache: Sendable {
     private struct Entry {
         var revision: Int64
-        var body: Task<Data, any Error>
+        var body: Task<ByteBuffer, any Error>
     }
 
     private let entries = Mutex<[LocationQuery: Entry]>([:])
@@ -16,8 +17,8 @@ final class LocationListCache: Sendable {
     /// The body for `query` at `revision`, computed by `compute` once per revision. `revision` must be read
     /// before `compute` reads the rows: a write in between then only makes the entry stale sooner.
     func body(for query: LocationQuery, revision: Int64,
-              compute: @escaping @Sendable () async throws -> Data) async throws -> Data {
-        let task = entries.withLock { entries -> Task<Data, any Error> in
+              compute: @escaping @Sendable () async throws -> ByteBuffer) async throws -> ByteBuffer {
+        let task = entries.withLock { entries -> Task<ByteBuffer, any Error> in
             if let entry = entries[query], entry.revision >= revision { return entry.body }
             if entries.count >= Self.capacity && entries[query] == nil {
                 entries = entries.filter { $0.value.revision >= revision } // older revisions go first

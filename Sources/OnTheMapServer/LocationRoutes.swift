@@ -1,5 +1,7 @@
 import Foundation
 import Hummingbird
+import NIOCore
+import NIOFoundationCompat
 import OnTheMapAPI
 
 /// `/v1/StudentLocation`: list (anyone), create and update (a session for its own account's `uniqueKey`,
@@ -8,6 +10,7 @@ struct LocationRoutes: Sendable {
     let store: any StudentStore
     let sessions: SessionAuthority
     let cache: LocationListCache
+    let revisions: RevisionWatch
     let allowAnonymousWrites: Bool
     let maximumBodySize: Int
 
@@ -23,11 +26,11 @@ struct LocationRoutes: Sendable {
         var parameters: [String: String] = [:]
         for (name, value) in request.uri.queryParameters { parameters[String(name)] = String(value) }
         let query = try LocationValidation.query(parameters)
-        let revision = try await store.locationsRevision()
+        let revision = try await revisions.current()
         let body = try await cache.body(for: query, revision: revision) { [store] in
-            try JSONEncoder.onTheMap().encode(StudentLocationList(results: try await store.locations(query)))
+            ByteBuffer(data: try JSONEncoder.onTheMap().encode(StudentLocationList(results: try await store.locations(query))))
         }
-        return APIResponse.data(body)
+        return APIResponse.buffer(body)
     }
 
     private func create(_ request: Request) async throws -> Response {
@@ -38,6 +41,7 @@ struct LocationRoutes: Sendable {
         let now = sessions.now()
         let location = StudentLocation(objectId: RandomToken.objectId(), posting: posting, createdAt: now, updatedAt: now)
         try await store.insertLocation(location)
+        revisions.invalidate()
         return try APIResponse.json(StudentLocationCreated(createdAt: now, objectId: location.objectId))
     }
 
@@ -54,6 +58,7 @@ struct LocationRoutes: Sendable {
         guard try await store.updateLocation(objectId: objectId, with: posting, at: now) else {
             throw APIError(status: .notFound, message: "No student location has the objectId \(objectId).")
         }
+        revisions.invalidate()
         return try APIResponse.json(StudentLocationUpdated(updatedAt: now))
     }
 

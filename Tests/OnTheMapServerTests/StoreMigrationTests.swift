@@ -24,17 +24,27 @@ class StoreMigrationTests: ServerTestCase {
             for _ in 0..<4 { group.addTask { try await TestServer.start(database: fresh, clock: clock) } }
             return try await group.reduce(into: []) { $0.append($1) }
         }
-        let posted = try await APIClient(baseURL: servers[0].baseURL)
-            .send("GET", "/v1/StudentLocation")
-        XCTAssertEqual(posted.status, 200)
         try await servers[1].addAccount(email: "ada@example.org")
         for server in servers {
             let client = APIClient(baseURL: server.baseURL)
             let login = try await client.login("ada@example.org", "correct horse").status
-            XCTAssertEqual(login, 200,
-                           "every server sees the one schema and its accounts")
-            await server.stop()
+            XCTAssertEqual(login, 200, "every server sees the one schema and its accounts")
         }
+
+        let writer = APIClient(baseURL: servers[0].baseURL), reader = APIClient(baseURL: servers[3].baseURL)
+        let session = try await writer.session("ada@example.org")
+        let before = try await reader.list()
+        XCTAssertEqual(before.count, 0)
+        let posted = try await writer.post(.sample(key: session.key), sessionId: session.id)
+        XCTAssertEqual(posted.status, 200, posted.text)
+        let deadline = ContinuousClock.now + .seconds(2)
+        var seen = try await reader.list()
+        while seen.isEmpty, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+            seen = try await reader.list()
+        }
+        XCTAssertEqual(seen.count, 1, "another server's write shows in this server's list within its 100 ms")
+        for server in servers { await server.stop() }
     }
 }
 
