@@ -45,6 +45,7 @@ class StoreMigrationTests: ServerTestCase {
         }
         XCTAssertEqual(seen.count, 1, "another server's write shows in this server's list within its 100 ms")
         for server in servers { await server.stop() }
+        removeIfSQLite(fresh)
     }
 }
 

@@ -25,6 +25,14 @@ class ServerTestCase: XCTestCase {
     override func tearDown() async throws {
         await server?.stop()
         server = nil
+        removeIfSQLite(database)
+    }
+
+    /// Removes an SQLite database's folder (made for it by `freshDatabase()`); PostgreSQL's go with the cluster.
+    func removeIfSQLite(_ location: DatabaseLocation?) {
+        if case .sqlite(let path) = location {
+            try? FileManager.default.removeItem(at: URL(fileURLWithPath: path).deletingLastPathComponent())
+        }
     }
 
     /// (Re)starts the server on the same database with a changed configuration.
