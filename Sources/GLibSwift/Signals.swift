@@ -13,6 +13,8 @@ public struct VoidSignal: Sendable {
     /// OsmGpsMap: the centre or zoom changed.
     public static let changed = VoidSignal("changed")
     public static let map = VoidSignal("map")
+    /// GtkPopover::closed.
+    public static let closed = VoidSignal("closed")
 }
 
 /// A signal whose C handler is `gboolean (*)(GtkWidget *widget, GdkEvent *event, gpointer user_data)`.
@@ -41,6 +43,8 @@ public struct PointerSignal: Sendable {
     public static let sizeAllocate = PointerSignal("size-allocate")
     /// GtkFlowBox::child-activated (argument: the GtkFlowBoxChild).
     public static let childActivated = PointerSignal("child-activated")
+    /// GtkListBox::row-activated (argument: the GtkListBoxRow).
+    public static let rowActivated = PointerSignal("row-activated")
     /// GtkStack notify::visible-child (argument: the GParamSpec).
     public static let notifyVisibleChild = PointerSignal("notify::visible-child")
 }

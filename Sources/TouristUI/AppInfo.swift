@@ -5,4 +5,6 @@ public enum AppInfo {
     public static let programName = "virtual-tourist"
     public static let version = "0.1.0"
     public static let website = "https://github.com/virtualtourist/VirtualTourist"
+    /// How the app names itself to tile servers and Flickr (their usage policies ask for it).
+    static let userAgent = "VirtualTourist/\(version) (+\(website))"
 }

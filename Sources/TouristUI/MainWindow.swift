@@ -3,6 +3,7 @@ import CShims
 import Foundation
 import GLibSwift
 import Logging
+import MapView
 import TouristStore
 
 /// The application window: a header bar over a stack of pages (the map now, the album to come).
@@ -15,7 +16,7 @@ final class MainWindow {
     private let headerBar: UnsafeMutablePointer<GtkWidget>
     private let stack: UnsafeMutablePointer<GtkWidget>
     let notification = InAppNotification()
-    private(set) var mapPage: MapPage?
+    private(set) var mapPage: MapWidget?
     private(set) var pins: PinsController?
     private(set) var albumPage: AlbumPage?
     private let backButton: UnsafeMutablePointer<GtkWidget>
@@ -64,8 +65,8 @@ final class MainWindow {
         gtk_container_add(window.container, overlay)
 
         if let database = context.database, let albums = context.albums {
-            let page = MapPage(tileSource: context.tileSource, tileCacheFolder: context.paths.tileCacheFolder,
-                               logger: context.logger)
+            let page = MapWidget(tileSource: context.tileSource, tileCacheFolder: context.paths.tileCacheFolder,
+                                 userAgent: AppInfo.userAgent, logger: context.logger)
             mapPage = page
             gtk_stack_add_named(stack.cast(), page.root, "map")
             let album = AlbumPage(store: database, albums: albums, notification: notification, logger: context.logger)
@@ -170,9 +171,9 @@ final class MainWindow {
     /// - parameter saved: as the store had it at start-up (nil on the first start: the world).
     private func restoreViewport(_ saved: Viewport?) {
         guard let mapPage, let viewportKeeper else { return }
-        mapPage.show(saved ?? .world)
-        viewportKeeper.markRestored(mapPage.viewport)
-        mapPage.onViewportChanged = { [weak viewportKeeper] viewport in viewportKeeper?.viewportChanged(viewport) }
+        mapPage.show(MapViewport(saved ?? .world))
+        viewportKeeper.markRestored(Viewport(mapPage.viewport))
+        mapPage.onViewportChanged = { [weak viewportKeeper] viewport in viewportKeeper?.viewportChanged(Viewport(viewport)) }
         mapPage.onZoomLimitsChanged = { [weak self] canZoomIn, canZoomOut in
             guard let self, self.visiblePageName == "map" else { return }
             self.setZoomEnabled(canZoomIn: canZoomIn, canZoomOut: canZoomOut)
@@ -306,4 +307,12 @@ final class MainWindow {
         Widgets.setAccessibleName(button, "Main Menu")
         return button
     }
+}
+
+extension MapViewport {
+    init(_ stored: Viewport) { self.init(latitude: stored.latitude, longitude: stored.longitude, zoom: stored.zoom) }
+}
+
+extension Viewport {
+    init(_ shown: MapViewport) { self.init(latitude: shown.latitude, longitude: shown.longitude, zoom: shown.zoom) }
 }

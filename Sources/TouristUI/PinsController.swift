@@ -2,6 +2,7 @@ import CGtk
 import COsmGpsMap
 import Foundation
 import GLibSwift
+import MapView
 import Logging
 import TouristAlbums
 import TouristStore

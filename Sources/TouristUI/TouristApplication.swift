@@ -2,6 +2,7 @@ import CGtk
 import FlickrClient
 import Foundation
 import GLibSwift
+import MapView
 import Logging
 import TouristAlbums
 import TouristStore
@@ -77,7 +78,7 @@ public final class TouristApplication {
     // MARK: Life cycle
 
     private func startup() {
-        Widgets.installStylesheet()
+        Stylesheet.install()
         ImageDecoding.prepare()
         gtk_window_set_default_icon_name(AppInfo.id)
         addAction("quit", accels: ["<Primary>q"]) { [weak self] in self?.quit() }

@@ -1,5 +1,5 @@
 import CGtk
-@testable import TouristUI
+@testable import MapView
 import XCTest
 
 final class PinImageTests: XCTestCase {

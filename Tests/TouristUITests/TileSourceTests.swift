@@ -1,4 +1,4 @@
-@testable import TouristUI
+@testable import MapView
 import XCTest
 
 final class TileSourceTests: XCTestCase {

@@ -36,4 +36,9 @@ GtkWidget *vt_builder_get_widget(GtkBuilder *builder, const char *name);
 typedef void (*VtPinLayerDrawFunc)(OsmGpsMap *map, cairo_t *cr, gpointer user_data);
 OsmGpsMapLayer *vt_pin_layer_new(VtPinLayerDrawFunc draw, gpointer user_data, GDestroyNotify destroy);
 
+// gtk_message_dialog_new() and its secondary-text setter are variadic (printf formats): an alert
+// with a bold primary line and plain secondary text, no buttons (the caller adds them).
+GtkWidget *vt_message_dialog_new(GtkWindow *parent, GtkMessageType type, const char *primary,
+                                 const char *secondary);
+
 #endif

@@ -14,17 +14,33 @@ import GLibSwift
 /// Handlers run before the map's own, so returning true from motion keeps the map still while a
 /// pin is being dragged.
 @MainActor
-final class PinGestures {
-    static let holdMilliseconds: UInt32 = 500
+public final class PinGestures {
+    public static let holdMilliseconds: UInt32 = 500
     /// Below osm-gps-map's drag-limit (10 px), so a hold that turns into a pan is never both.
-    static let holdSlop = 8.0
+    public static let holdSlop = 8.0
 
-    struct Handlers {
-        var drop: (_ latitude: Double, _ longitude: Double) -> PinMark
-        var dragMoved: (_ mark: PinMark) -> Void
-        var dragEnded: (_ mark: PinMark) -> Void
-        var activate: (_ mark: PinMark) -> Void
-        var contextMenu: (_ mark: PinMark, _ event: UnsafeMutablePointer<GdkEvent>) -> Void
+    /// What the gestures do; an app that only shows pins leaves `drop` and the drag handlers nil
+    /// (press and hold then does nothing, and pins stay where they are).
+    public struct Handlers {
+        public var drop: ((_ latitude: Double, _ longitude: Double) -> PinMark)?
+        public var dragMoved: ((_ mark: PinMark) -> Void)?
+        public var dragEnded: ((_ mark: PinMark) -> Void)?
+        public var activate: (_ mark: PinMark) -> Void
+        public var contextMenu: ((_ mark: PinMark, _ event: UnsafeMutablePointer<GdkEvent>) -> Void)?
+
+        public init(drop: ((_ latitude: Double, _ longitude: Double) -> PinMark)? = nil,
+                    dragMoved: ((_ mark: PinMark) -> Void)? = nil,
+                    dragEnded: ((_ mark: PinMark) -> Void)? = nil,
+                    activate: @escaping (_ mark: PinMark) -> Void,
+                    contextMenu: ((_ mark: PinMark, _ event: UnsafeMutablePointer<GdkEvent>) -> Void)? = nil) {
+            self.drop = drop
+            self.dragMoved = dragMoved
+            self.dragEnded = dragEnded
+            self.activate = activate
+            self.contextMenu = contextMenu
+        }
+
+        var canDrag: Bool { dragEnded != nil }
     }
 
     private enum State {
@@ -39,7 +55,7 @@ final class PinGestures {
     private let handlers: Handlers
     private var state = State.idle
 
-    init(map: UnsafeMutablePointer<OsmGpsMap>, layer: PinLayer, handlers: Handlers) {
+    public init(map: UnsafeMutablePointer<OsmGpsMap>, layer: PinLayer, handlers: Handlers) {
         self.map = map
         lifetime = WidgetLifetime(map)
         self.layer = layer
@@ -52,7 +68,7 @@ final class PinGestures {
         map.connect(.buttonRelease) { [weak self] event in self?.buttonReleased(event) ?? false }
     }
 
-    var isDragging: Bool {
+    public var isDragging: Bool {
         if case .dragging = state { return true }
         return false
     }
@@ -71,9 +87,9 @@ final class PinGestures {
             state = .pressed(x: x, y: y, pin: hit, hold: hold)
             return false // the map still sees the press, so a drag can pan it
         case 3:
-            guard let hit else { return false }
+            guard let hit, let contextMenu = handlers.contextMenu else { return false }
             cancel()
-            handlers.contextMenu(hit, event)
+            contextMenu(hit, event)
             return true
         default:
             return false
@@ -100,7 +116,7 @@ final class PinGestures {
             mark.longitude = coordinate.longitude
             state = .dragging(mark, grabDX: grabDX, grabDY: grabDY)
             layer.setFloating(mark)
-            handlers.dragMoved(mark)
+            handlers.dragMoved?(mark)
             return true // keep the map still while a pin moves
         }
     }
@@ -118,7 +134,7 @@ final class PinGestures {
         case .dragging(let mark, _, _):
             state = .idle
             layer.setFloating(nil)
-            handlers.dragEnded(mark)
+            handlers.dragEnded?(mark)
         }
         return false // the map must see the release to reset its own button state
     }
@@ -126,25 +142,27 @@ final class PinGestures {
     private func held() {
         guard lifetime.isAlive, case .pressed(let x, let y, let pin, _) = state else { return }
         if let pin {
+            guard handlers.canDrag else { return } // a click on it still activates it on release
             // Keep the pin where it was grabbed: offset between pointer and the pin's tip.
             let tip = layerPoint(of: pin)
             state = .dragging(pin, grabDX: x - tip.x, grabDY: y - tip.y)
             layer.setFloating(pin)
         } else {
+            guard let drop = handlers.drop else { return }
             let coordinate = coordinate(x: x, y: y)
-            let mark = handlers.drop(coordinate.latitude, coordinate.longitude)
+            let mark = drop(coordinate.latitude, coordinate.longitude)
             state = .dragging(mark, grabDX: 0, grabDY: 0)
             layer.setFloating(mark)
         }
     }
 
     /// Ends a gesture without effects (e.g. the page is hidden mid-press).
-    func cancel() {
+    public func cancel() {
         switch state {
         case .pressed(_, _, _, let hold): hold.cancel()
         case .dragging(let mark, _, _):
             layer.setFloating(nil)
-            handlers.dragEnded(mark)
+            handlers.dragEnded?(mark)
         case .idle: break
         }
         state = .idle
@@ -153,7 +171,7 @@ final class PinGestures {
     // MARK: Coordinates
 
     /// Screen point → coordinate in double precision (osm-gps-map's own conversion is float).
-    func coordinate(x: Double, y: Double) -> (latitude: Double, longitude: Double) {
+    public func coordinate(x: Double, y: Double) -> (latitude: Double, longitude: Double) {
         var originX: Int32 = 0, originY: Int32 = 0
         vt_osm_gps_map_get_origin(map, &originX, &originY)
         var latitude = 0.0, longitude = 0.0
@@ -172,10 +190,10 @@ final class PinGestures {
 }
 
 /// Web Mercator with 256-pixel tiles, as osm-gps-map uses it.
-enum MapProjection {
-    static func worldSize(zoom: Int) -> Double { 256 * pow(2, Double(zoom)) }
+public enum MapProjection {
+    public static func worldSize(zoom: Int) -> Double { 256 * pow(2, Double(zoom)) }
 
-    static func coordinate(worldX: Double, worldY: Double, zoom: Int) -> (latitude: Double, longitude: Double) {
+    public static func coordinate(worldX: Double, worldY: Double, zoom: Int) -> (latitude: Double, longitude: Double) {
         let size = worldSize(zoom: zoom)
         var longitude = worldX / size * 360 - 180
         longitude = (longitude + 180).truncatingRemainder(dividingBy: 360)
@@ -185,7 +203,7 @@ enum MapProjection {
         return (latitude, longitude)
     }
 
-    static func worldPoint(latitude: Double, longitude: Double, zoom: Int) -> (x: Double, y: Double) {
+    public static func worldPoint(latitude: Double, longitude: Double, zoom: Int) -> (x: Double, y: Double) {
         let size = worldSize(zoom: zoom)
         let x = (longitude + 180) / 360 * size
         let radians = latitude * .pi / 180
@@ -194,5 +212,5 @@ enum MapProjection {
     }
 
     /// Degrees of longitude one screen pixel spans at `zoom`.
-    static func degreesPerPixel(zoom: Int) -> Double { 360 / worldSize(zoom: zoom) }
+    public static func degreesPerPixel(zoom: Int) -> Double { 360 / worldSize(zoom: zoom) }
 }

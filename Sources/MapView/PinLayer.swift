@@ -5,20 +5,28 @@ import Foundation
 import GLibSwift
 
 /// Identity of a pin on the map: its store id, or a negative placeholder while its insert is in flight.
-typealias PinKey = Int64
+public typealias PinKey = Int64
 
 /// A pin as the map draws it.
-struct PinMark: Equatable {
-    var key: PinKey
-    var latitude: Double
-    var longitude: Double
+public struct PinMark: Equatable {
+    public var key: PinKey
+    public var latitude: Double
+    public var longitude: Double
+    public var tint: PinTint
+
+    public init(key: PinKey, latitude: Double, longitude: Double, tint: PinTint = .red) {
+        self.key = key
+        self.latitude = latitude
+        self.longitude = longitude
+        self.tint = tint
+    }
 }
 
 /// Draws every pin in one osm-gps-map layer: the layer paints on each frame (also while the map is
 /// dragged) on top of the tiles, so thousands of pins cost one pass of cairo blits, not widgets or
 /// full map redraws.
 @MainActor
-final class PinLayer {
+public final class PinLayer {
     private let map: UnsafeMutablePointer<OsmGpsMap>
     private let lifetime: WidgetLifetime
     private var layer: OpaquePointer?
@@ -31,21 +39,21 @@ final class PinLayer {
     /// Placeholder keys whose inserts finished, and the stored ids they became.
     private var aliases: [PinKey: PinKey] = [:]
     /// The pin under the pointer while it is being placed or dragged: drawn on top.
-    private(set) var floating: PinMark?
-    private var image: PinImage
+    public private(set) var floating: PinMark?
+    private var images: PinImages
     /// Bumped on every change that alters what the cached pins look like.
     private var version = 0
     private var cache: PinCache?
 
     /// Frame statistics, for the benchmark and debug logging.
-    private(set) var framesDrawn = 0
-    private(set) var lastFrameSeconds = 0.0
-    private(set) var lastFramePinsDrawn = 0
+    public private(set) var framesDrawn = 0
+    public private(set) var lastFrameSeconds = 0.0
+    public private(set) var lastFramePinsDrawn = 0
 
-    init(map: UnsafeMutablePointer<OsmGpsMap>) {
+    public init(map: UnsafeMutablePointer<OsmGpsMap>) {
         self.map = map
         lifetime = WidgetLifetime(map)
-        image = PinImage(scale: gtk_widget_get_scale_factor(map.widget))
+        images = PinImages(scale: gtk_widget_get_scale_factor(map.widget))
         let box = Unmanaged.passRetained(WeakPinLayer(self)).toOpaque()
         layer = vt_pin_layer_new({ _, cr, data in
             guard let cr, let data else { return }
@@ -60,9 +68,9 @@ final class PinLayer {
         g_object_unref(UnsafeMutableRawPointer(layer))
     }
 
-    var pins: [PinMark] { marks }
+    public var pins: [PinMark] { marks }
 
-    func setPins(_ newMarks: [PinMark]) {
+    public func setPins(_ newMarks: [PinMark]) {
         marks = newMarks.sorted { $0.latitude > $1.latitude }
         radians = marks.map { (Float($0.latitude * .pi / 180), Float($0.longitude * .pi / 180)) }
         markKeys = Set(marks.map(\.key))
@@ -77,7 +85,7 @@ final class PinLayer {
         redraw()
     }
 
-    func setFloating(_ mark: PinMark?) {
+    public func setFloating(_ mark: PinMark?) {
         let newMark = mark.map(resolved)
         if newMark?.key != floating?.key { version += 1 } // the cache leaves the floating pin out
         floating = newMark
@@ -85,14 +93,14 @@ final class PinLayer {
     }
 
     /// The mark under its stored id, if it was a placeholder whose insert has finished.
-    func resolved(_ mark: PinMark) -> PinMark {
+    public func resolved(_ mark: PinMark) -> PinMark {
         var mark = mark
         mark.key = aliases[mark.key] ?? mark.key
         return mark
     }
 
     /// Shows `mark` where the store has not put it yet.
-    func showAhead(_ mark: PinMark) {
+    public func showAhead(_ mark: PinMark) {
         let mark = resolved(mark)
         ahead[mark.key] = mark
         version += 1
@@ -100,7 +108,7 @@ final class PinLayer {
     }
 
     /// A placeholder's insert finished: it is now the stored pin `id`.
-    func rekey(from placeholder: PinKey, to id: PinKey) {
+    public func rekey(from placeholder: PinKey, to id: PinKey) {
         aliases[placeholder] = id
         if var mark = ahead.removeValue(forKey: placeholder) {
             mark.key = id
@@ -113,20 +121,20 @@ final class PinLayer {
 
     /// Stops showing the pin ahead of the store: a placeholder whose insert failed disappears, a
     /// stored pin whose move failed is drawn at its stored place again.
-    func forget(_ key: PinKey) {
+    public func forget(_ key: PinKey) {
         ahead.removeValue(forKey: key)
         if floating?.key == key { floating = nil }
         version += 1
         redraw()
     }
 
-    func redraw() {
+    public func redraw() {
         guard lifetime.isAlive else { return }
         gtk_widget_queue_draw(map.widget)
     }
 
     /// The top-most pin whose drawn shape covers the point (map widget coordinates).
-    func pin(atX x: Double, y: Double) -> PinMark? {
+    public func pin(atX x: Double, y: Double) -> PinMark? {
         if let floating, hit(floating.latitude, floating.longitude, x, y) { return floating }
         for mark in ahead.values where !markKeys.contains(mark.key) {
             if mark.key != floating?.key, hit(mark.latitude, mark.longitude, x, y) { return mark }
@@ -141,7 +149,7 @@ final class PinLayer {
 
     private func hit(_ latitude: Double, _ longitude: Double, _ x: Double, _ y: Double) -> Bool {
         let (sx, sy) = screenPoint(Float(latitude * .pi / 180), Float(longitude * .pi / 180))
-        return image.contains(dx: x - Double(sx), dy: y - Double(sy))
+        return images.shape.contains(dx: x - Double(sx), dy: y - Double(sy))
     }
 
     private func screenPoint(_ rlat: Float, _ rlon: Float) -> (Int32, Int32) {
@@ -154,8 +162,8 @@ final class PinLayer {
     private func draw(_ cr: OpaquePointer) {
         let started = DispatchTime.now().uptimeNanoseconds
         let scale = gtk_widget_get_scale_factor(map.widget)
-        if scale != image.scale {
-            image = PinImage(scale: scale)
+        if scale != images.scale {
+            images = PinImages(scale: scale)
             version += 1
         }
         let width = Int(gtk_widget_get_allocated_width(map.widget))
@@ -180,7 +188,7 @@ final class PinLayer {
         }
         if let floating {
             let (sx, sy) = screenPoint(Float(floating.latitude * .pi / 180), Float(floating.longitude * .pi / 180))
-            image.paint(cr, tipX: Double(sx), tipY: Double(sy))
+            images[floating.tint].paint(cr, tipX: Double(sx), tipY: Double(sy))
         }
         framesDrawn += 1
         lastFramePinsDrawn = (cache?.pinsDrawn ?? 0) + (floating == nil ? 0 : 1)
@@ -190,12 +198,12 @@ final class PinLayer {
     /// Paints every pin but the floating one into `cr`; returns how many it painted.
     private func drawPins(_ cr: OpaquePointer, width: Double, height: Double, margin: Double) -> Int {
         var drawn = 0
-        func paint(_ sx: Int32, _ sy: Int32) {
+        func paint(_ sx: Int32, _ sy: Int32, _ tint: PinTint) {
             let x = Double(sx), y = Double(sy)
             // Cull pins whose image lies wholly outside the (extended) area.
             if x + PinImage.width < -margin || x - PinImage.width > width + margin
                 || y < -margin || y - PinImage.height > height + margin { return }
-            image.paint(cr, tipX: x, tipY: y)
+            images[tint].paint(cr, tipX: x, tipY: y)
             drawn += 1
         }
         for index in marks.indices {
@@ -203,17 +211,40 @@ final class PinLayer {
             if mark.key == floating?.key { continue }
             if let moved = ahead[mark.key] {
                 let point = screenPoint(Float(moved.latitude * .pi / 180), Float(moved.longitude * .pi / 180))
-                paint(point.0, point.1)
+                paint(point.0, point.1, moved.tint)
             } else {
                 let point = screenPoint(radians[index].0, radians[index].1)
-                paint(point.0, point.1)
+                paint(point.0, point.1, mark.tint)
             }
         }
         for mark in ahead.values where !markKeys.contains(mark.key) && mark.key != floating?.key {
             let point = screenPoint(Float(mark.latitude * .pi / 180), Float(mark.longitude * .pi / 180))
-            paint(point.0, point.1)
+            paint(point.0, point.1, mark.tint)
         }
         return drawn
+    }
+}
+
+/// The pin image in each colour at one scale; every tint has the same shape, so one hit-tests for all.
+@MainActor
+private struct PinImages {
+    let scale: Int32
+    private let red: PinImage
+    private let blue: PinImage
+
+    init(scale: Int32) {
+        red = PinImage(scale: scale, tint: .red)
+        blue = PinImage(scale: scale, tint: .blue)
+        self.scale = red.scale
+    }
+
+    var shape: PinImage { red }
+
+    subscript(tint: PinTint) -> PinImage {
+        switch tint {
+        case .red: return red
+        case .blue: return blue
+        }
     }
 }
 

@@ -4,28 +4,47 @@ import CShims
 import Foundation
 import GLibSwift
 import Logging
-import TouristStore
 
-/// The map page: the osm-gps-map widget with zoom buttons and the OpenStreetMap credit over it.
+/// A centre and zoom level of the map.
+public struct MapViewport: Equatable, Sendable {
+    public var latitude: Double
+    public var longitude: Double
+    public var zoom: Int
+
+    public init(latitude: Double, longitude: Double, zoom: Int) {
+        self.latitude = latitude
+        self.longitude = longitude
+        self.zoom = zoom
+    }
+
+    /// The whole world, as a first start shows it.
+    public static let world = MapViewport(latitude: 20, longitude: 0, zoom: 2)
+}
+
+/// The osm-gps-map widget with zoom buttons and the OpenStreetMap credit over it, as both apps show
+/// it. The zoom buttons fire the window actions `win.zoom-in` and `win.zoom-out`, which the window
+/// owns (with their shortcuts) and forwards to `zoomIn()` / `zoomOut()`.
 @MainActor
-final class MapPage {
-    static let minZoom = 2
-    static let maxZoom = 19
+public final class MapWidget {
+    public static let minZoom = 2
+    public static let maxZoom = 19
 
-    let root: UnsafeMutablePointer<GtkWidget>
-    let map: UnsafeMutablePointer<OsmGpsMap>
+    public let root: UnsafeMutablePointer<GtkWidget>
+    public let map: UnsafeMutablePointer<OsmGpsMap>
     private let lifetime: WidgetLifetime
     private let zoomInButton: UnsafeMutablePointer<GtkWidget>
     private let zoomOutButton: UnsafeMutablePointer<GtkWidget>
 
     /// Called on every centre or zoom change (many times while panning).
-    var onViewportChanged: ((Viewport) -> Void)?
+    public var onViewportChanged: ((MapViewport) -> Void)?
 
-    init(tileSource: TileSource, tileCacheFolder: URL, logger: Logger) {
+    /// `userAgent` names the app to the tile server (its usage policy asks apps to identify themselves).
+    /// `zoomButtons`: false where no window provides the zoom actions (a map inside a dialog).
+    public init(tileSource: TileSource, tileCacheFolder: URL, userAgent: String, logger: Logger,
+                zoomButtons: Bool = true) {
         let cache = tileCacheFolder.appendingPathComponent(tileSource.cacheFolderName, isDirectory: true)
         try? FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
-        // osm-gps-map prefixes this with "libosmgpsmap/1.2.0 "; tile servers ask apps to identify themselves.
-        let userAgent = "VirtualTourist/\(AppInfo.version) (+\(AppInfo.website))"
+        // osm-gps-map prefixes the user agent with "libosmgpsmap/1.2.0 ".
         map = vt_osm_gps_map_new(tileSource.template, cache.path, userAgent,
                                  Int32(Self.minZoom), Int32(Self.maxZoom))
         // Missing-tile warnings are routine (offline, slow server): keep them out of the terminal.
@@ -53,7 +72,13 @@ final class MapPage {
         gtk_widget_set_halign(controls, GTK_ALIGN_END)
         gtk_widget_set_valign(controls, GTK_ALIGN_START)
         Widgets.setMargins(controls, 12)
-        gtk_overlay_add_overlay(root.cast(), controls)
+        if zoomButtons {
+            gtk_overlay_add_overlay(root.cast(), controls)
+        } else {
+            g_object_ref_sink(UnsafeMutableRawPointer(controls)) // never shown: sink and destroy, or it leaks
+            gtk_widget_destroy(controls)
+            g_object_unref(UnsafeMutableRawPointer(controls))
+        }
 
         let attribution = gtk_label_new(nil)!
         gtk_label_set_markup(attribution.cast(),
@@ -83,20 +108,20 @@ final class MapPage {
     }
 
     /// Set by the window once pins are wired, for frame statistics.
-    weak var pinLayer: PinLayer?
+    public weak var pinLayer: PinLayer?
 
     /// The centre and zoom the map shows now (the last one it showed, once it is destroyed).
-    var viewport: Viewport {
+    public var viewport: MapViewport {
         guard lifetime.isAlive else { return lastViewport }
         var latitude = 0.0, longitude = 0.0
         var zoom: Int32 = 0
         vt_osm_gps_map_get_view(map, &latitude, &longitude, &zoom)
-        return Viewport(latitude: latitude, longitude: longitude, zoom: Int(zoom))
+        return MapViewport(latitude: latitude, longitude: longitude, zoom: Int(zoom))
     }
 
-    private var lastViewport = Viewport.world
+    private var lastViewport = MapViewport.world
 
-    func show(_ viewport: Viewport) {
+    public func show(_ viewport: MapViewport) {
         guard lifetime.isAlive else { return }
         let latitude = min(max(viewport.latitude, -85.0511), 85.0511)
         let longitude = min(max(viewport.longitude, -180), 180)
@@ -104,20 +129,20 @@ final class MapPage {
         osm_gps_map_set_center_and_zoom(map, Float(latitude), Float(longitude), Int32(zoom))
     }
 
-    var canZoomIn: Bool { viewport.zoom < Self.maxZoom }
-    var canZoomOut: Bool { viewport.zoom > Self.minZoom }
+    public var canZoomIn: Bool { viewport.zoom < Self.maxZoom }
+    public var canZoomOut: Bool { viewport.zoom > Self.minZoom }
 
-    func zoomIn() { if lifetime.isAlive { osm_gps_map_zoom_in(map) } }
-    func zoomOut() { if lifetime.isAlive { osm_gps_map_zoom_out(map) } }
+    public func zoomIn() { if lifetime.isAlive { osm_gps_map_zoom_in(map) } }
+    public func zoomOut() { if lifetime.isAlive { osm_gps_map_zoom_out(map) } }
 
-    var tilesQueued: Int { lifetime.isAlive ? Int(vt_osm_gps_map_tiles_queued(map)) : 0 }
+    public var tilesQueued: Int { lifetime.isAlive ? Int(vt_osm_gps_map_tiles_queued(map)) : 0 }
 
     /// Cancels the tile downloads and calls `done` once libsoup has reported every one of them.
     ///
     /// osm-gps-map frees its queue of downloads when it is destroyed, but libsoup delivers the
     /// cancellations a main-loop turn later, into that freed table (a crash). So the window waits
     /// for them before it destroys the map; a second at most.
-    func cancelTileDownloads(then done: @escaping @MainActor () -> Void) {
+    public func cancelTileDownloads(then done: @escaping @MainActor () -> Void) {
         guard lifetime.isAlive, tilesQueued > 0 else { return done() }
         osm_gps_map_download_cancel_all(map)
         let deadline = DispatchTime.now().uptimeNanoseconds + 1_000_000_000
@@ -129,7 +154,7 @@ final class MapPage {
     }
 
     /// Zoom actions follow the zoom level; the window owns the actions, so it passes this in.
-    var onZoomLimitsChanged: ((_ canZoomIn: Bool, _ canZoomOut: Bool) -> Void)?
+    public var onZoomLimitsChanged: ((_ canZoomIn: Bool, _ canZoomOut: Bool) -> Void)?
 
     private func mapChanged() {
         let current = viewport // one read of the widget's properties per change
@@ -137,4 +162,26 @@ final class MapPage {
         onZoomLimitsChanged?(current.zoom < Self.maxZoom, current.zoom > Self.minZoom)
         onViewportChanged?(current)
     }
+}
+
+/// The map's styles: its credit label and zoom buttons.
+@MainActor
+public enum MapStyle {
+    public static func install() {
+        Widgets.installStylesheet(css, key: "map-view")
+    }
+
+    private static let css = """
+    .map-attribution {
+        background-color: alpha(@theme_bg_color, 0.85);
+        color: @theme_fg_color;
+        padding: 2px 8px;
+        border-top-left-radius: 6px;
+        font-size: smaller;
+    }
+    .map-controls button {
+        min-width: 34px;
+        min-height: 34px;
+    }
+    """
 }

@@ -3,19 +3,32 @@ import Foundation
 
 /// The map pin, drawn with cairo paths into an image at the screen's scale factor (crisp on HiDPI),
 /// and hit-tested by that image's own shape.
-@MainActor
-final class PinImage {
-    /// Logical size; the tip of the pin (its coordinate) sits at `anchor`.
-    static let width = 28.0
-    static let height = 40.0
-    static let anchor = (x: 14.0, y: 39.0)
+/// A pin's colour: the usual red, or blue for the one pin that is the user's own.
+public enum PinTint: Hashable, Sendable {
+    case red, blue
 
-    let scale: Int32
-    nonisolated(unsafe) let surface: OpaquePointer // released in deinit; only drawn on the GTK thread
+    var rgb: (Double, Double, Double) {
+        switch self {
+        case .red: return (0.878, 0.106, 0.141)
+        case .blue: return (0.110, 0.443, 0.847)
+        }
+    }
+}
+
+@MainActor
+public final class PinImage {
+    /// Logical size; the tip of the pin (its coordinate) sits at `anchor`.
+    public static let width = 28.0
+    public static let height = 40.0
+    public static let anchor = (x: 14.0, y: 39.0)
+
+    public let scale: Int32
+    public nonisolated(unsafe) let surface: OpaquePointer // released in deinit; only drawn on the GTK thread
     private let pixelWidth: Int32
     private let pixelHeight: Int32
 
-    init(scale: Int32, fill: (Double, Double, Double) = (0.878, 0.106, 0.141)) {
+    public init(scale: Int32, tint: PinTint = .red) {
+        let fill = tint.rgb
         self.scale = max(1, scale)
         pixelWidth = Int32(Self.width) * self.scale
         pixelHeight = Int32(Self.height) * self.scale
@@ -32,7 +45,7 @@ final class PinImage {
     }
 
     /// Paints the pin with its tip at (x, y) in the context's logical coordinates.
-    func paint(_ cr: OpaquePointer, tipX x: Double, tipY y: Double) {
+    public func paint(_ cr: OpaquePointer, tipX x: Double, tipY y: Double) {
         let left = x - Self.anchor.x, top = y - Self.anchor.y
         cairo_set_source_surface(cr, surface, left, top)
         cairo_rectangle(cr, left, top, Self.width, Self.height)
@@ -40,7 +53,7 @@ final class PinImage {
     }
 
     /// Whether the point (dx, dy), relative to the pin's tip, falls on the pin's opaque pixels.
-    func contains(dx: Double, dy: Double) -> Bool {
+    public func contains(dx: Double, dy: Double) -> Bool {
         let px = Int32(((dx + Self.anchor.x) * Double(scale)).rounded(.down))
         let py = Int32(((dy + Self.anchor.y) * Double(scale)).rounded(.down))
         guard px >= 0, py >= 0, px < pixelWidth, py < pixelHeight,

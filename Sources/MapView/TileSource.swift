@@ -1,7 +1,7 @@
 import Foundation
 
-/// Where map tiles come from and where they are cached. OpenStreetMap unless the
-/// `VIRTUAL_TOURIST_TILE_URL` environment variable names another server.
+/// Where map tiles come from and where they are cached. OpenStreetMap unless an environment
+/// variable (`VIRTUAL_TOURIST_TILE_URL`, `ON_THE_MAP_TILE_URL`) names another server.
 public struct TileSource: Equatable, Sendable {
     public static let environmentVariable = "VIRTUAL_TOURIST_TILE_URL"
     public static let openStreetMapTemplate = "https://tile.openstreetmap.org/#Z/#X/#Y.png"
@@ -16,20 +16,24 @@ public struct TileSource: Equatable, Sendable {
         case notHTTP(String)
         case missingTokens(String)
 
-        public var description: String {
+        /// Says what is wrong with the variable's value, naming the variable.
+        public func description(variable: String) -> String {
             switch self {
             case .notHTTP(let value):
-                return "\(TileSource.environmentVariable)=\(value) is not an http:// or https:// address; using OpenStreetMap instead."
+                return "\(variable)=\(value) is not an http:// or https:// address; using OpenStreetMap instead."
             case .missingTokens(let value):
-                return "\(TileSource.environmentVariable)=\(value) must contain #X, #Y and #Z (or #Q); using OpenStreetMap instead."
+                return "\(variable)=\(value) must contain #X, #Y and #Z (or #Q); using OpenStreetMap instead."
             }
         }
+
+        public var description: String { description(variable: TileSource.environmentVariable) }
     }
 
     /// Reads the environment; a bad value falls back to OpenStreetMap and says why.
-    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment)
+    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment,
+                                       variable: String = environmentVariable)
         -> (source: TileSource, problem: Problem?) {
-        guard let value = environment[environmentVariable]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else {
+        guard let value = environment[variable]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else {
             return (.openStreetMap, nil)
         }
         switch custom(template: value) {
