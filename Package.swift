@@ -12,6 +12,8 @@ let package = Package(
         // On the Map server (issue 9); OnTheMapAPI is the wire format the desktop client will share.
         .executable(name: "on-the-map-server", targets: ["on-the-map-server"]),
         .library(name: "OnTheMapAPI", targets: ["OnTheMapAPI"]),
+        // On the Map's desktop client (issue 10).
+        .executable(name: "on-the-map", targets: ["on-the-map"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -31,11 +33,18 @@ let package = Package(
                        providers: [.apt(["libgtk-3-dev"])]),
         .systemLibrary(name: "COsmGpsMap", pkgConfig: "osmgpsmap-1.0",
                        providers: [.apt(["libosmgpsmap-1.0-dev"])]),
+        .systemLibrary(name: "CGeonames", pkgConfig: "geonames",
+                       providers: [.apt(["libgeonames-dev"])]),
         // The few C functions Swift cannot call directly (macros, variadics, the main-queue bridge).
         .target(name: "CShims", dependencies: ["CGtk", "COsmGpsMap"],
                 linkerSettings: [.linkedLibrary("dispatch")]),
         // Thin Swift layer over GObject: references, signals as closures, the main-loop bridge.
         .target(name: "GLibSwift", dependencies: ["CGtk", "CShims", .product(name: "Logging", package: "swift-log")]),
+        // The osm-gps-map widget as both apps use it: tile source, pin layer, pin images, gestures. No store.
+        .target(name: "MapView", dependencies: ["CGtk", "COsmGpsMap", "CShims", "GLibSwift",
+                                               .product(name: "Logging", package: "swift-log")]),
+        // Place names and search: libgeonames offline, Nominatim online, one rate limiter. No GTK.
+        .target(name: "Places", dependencies: ["CGeonames", .product(name: "Logging", package: "swift-log")]),
         // The model: pins, photos, viewport; migrations; photo files on disk. No GTK.
         .target(name: "TouristStore", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
         // The Flickr API: requests, decoding, errors, paging, downloads. No GTK, no store.
@@ -44,7 +53,7 @@ let package = Package(
         .target(name: "TouristAlbums", dependencies: ["FlickrClient", "TouristStore",
                                                       .product(name: "Logging", package: "swift-log")]),
         // Windows, pages and widgets.
-        .target(name: "TouristUI", dependencies: ["CGtk", "COsmGpsMap", "CShims", "GLibSwift", "TouristStore",
+        .target(name: "TouristUI", dependencies: ["CGtk", "COsmGpsMap", "CShims", "GLibSwift", "MapView", "TouristStore",
                                                  "TouristAlbums", "FlickrClient",
                                                  .product(name: "Logging", package: "swift-log")]),
         .executableTarget(name: "virtual-tourist", dependencies: ["TouristUI", "TouristStore", "GLibSwift",
@@ -59,7 +68,7 @@ let package = Package(
         .testTarget(name: "TouristAlbumsTests", dependencies: ["TouristAlbums", "FlickrClient", "TouristStore",
                                                                "FlickrTestSupport"]),
         .testTarget(name: "GLibSwiftTests", dependencies: ["GLibSwift", "CGtk"]),
-        .testTarget(name: "TouristUITests", dependencies: ["TouristUI", "TouristStore", "FlickrClient", "GLibSwift", "CGtk"]),
+        .testTarget(name: "TouristUITests", dependencies: ["TouristUI", "MapView", "TouristStore", "FlickrClient", "GLibSwift", "CGtk"]),
 
         // MARK: On the Map server (issue 9) — shares nothing with the desktop apps but OnTheMapAPI.
         // Wire types of the Udacity-compatible API: request and response bodies, dates, the prefix.
@@ -87,6 +96,20 @@ let package = Package(
         ]),
         // End to end over real HTTP on 127.0.0.1, against SQLite and a throw-away PostgreSQL cluster.
         .testTarget(name: "OnTheMapServerTests", dependencies: ["OnTheMapServer", "OnTheMapAPI", "on-the-map-server"]),
+
+        // MARK: On the Map desktop client (issue 10) — talks to the server only over HTTP.
+        // The API client, `StudentInformation` and the observable student directory. No GTK.
+        .target(name: "StudentLocations", dependencies: ["OnTheMapAPI", .product(name: "Logging", package: "swift-log")]),
+        // Login page, map and list window, Add Location dialog.
+        .target(name: "OnTheMapUI", dependencies: ["CGtk", "COsmGpsMap", "CShims", "GLibSwift", "MapView",
+                                                  "StudentLocations", "Places",
+                                                  .product(name: "Logging", package: "swift-log")]),
+        .executableTarget(name: "on-the-map", dependencies: ["OnTheMapUI", "StudentLocations", "Places", "GLibSwift",
+                                                           .product(name: "Logging", package: "swift-log")]),
+        // Client tests against the real server, started in-process on 127.0.0.1.
+        .testTarget(name: "StudentLocationsTests", dependencies: ["StudentLocations", "OnTheMapAPI", "OnTheMapServer"]),
+        // libgeonames for real; Nominatim through a local Nominatim-compatible server (Python).
+        .testTarget(name: "PlacesTests", dependencies: ["Places"], resources: [.copy("Server")]),
     ],
     swiftLanguageModes: [.v6]
 )

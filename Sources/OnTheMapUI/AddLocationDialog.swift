@@ -1,0 +1,330 @@
+import CGtk
+import Foundation
+import GLibSwift
+import Logging
+import MapView
+import OnTheMapAPI
+import Places
+import StudentLocations
+
+/// Add Location, a modal dialog in two steps with Cancel always available:
+/// 1. "Where are you studying today?" — a place, found offline (cities) or online (addresses);
+/// 2. the place on a small map and the link to share; Submit posts it (or, after asking, overwrites
+///    the user's earlier location). A failed step keeps what was typed and says why.
+@MainActor
+final class AddLocationDialog {
+    struct Services {
+        var api: any StudentLocationsAPI
+        var session: UserSession
+        var finder: PlaceFinder
+        var tileSource: TileSource
+        var tileCacheFolder: URL
+        var logger: Logger
+    }
+
+    private let dialog: UnsafeMutablePointer<GtkWidget>
+    private let lifetime: WidgetLifetime
+    private let services: Services
+    private let steps: UnsafeMutablePointer<GtkWidget>
+    private let locationEntry: UnsafeMutablePointer<GtkWidget>
+    private let findButton: UnsafeMutablePointer<GtkWidget>
+    private let linkEntry: UnsafeMutablePointer<GtkWidget>
+    private let submitButton: UnsafeMutablePointer<GtkWidget>
+    private let backButton: UnsafeMutablePointer<GtkWidget>
+    private let spinner: UnsafeMutablePointer<GtkWidget>
+    private let placeName: UnsafeMutablePointer<GtkWidget>
+    private let placeCoordinates: UnsafeMutablePointer<GtkWidget>
+    private let map: MapWidget
+    private let pin: PinLayer
+    private var place: Place?
+    private var work: Task<Void, Never>?
+    private var closing = false
+    /// Told once the location is stored on the server.
+    private let onPosted: @MainActor () -> Void
+
+    /// Opens the dialog over `parent`; `onPosted` runs after a successful post or update.
+    @discardableResult
+    static func present(over parent: UnsafeMutablePointer<GtkWidget>, services: Services,
+                        onPosted: @escaping @MainActor () -> Void) -> AddLocationDialog {
+        let dialog = AddLocationDialog(parent: parent, services: services, onPosted: onPosted)
+        gtk_widget_show_all(dialog.dialog)
+        gtk_widget_grab_focus(dialog.locationEntry)
+        return dialog
+    }
+
+    private init(parent: UnsafeMutablePointer<GtkWidget>, services: Services, onPosted: @escaping @MainActor () -> Void) {
+        self.services = services
+        self.onPosted = onPosted
+        dialog = gtk_dialog_new()
+        lifetime = WidgetLifetime(dialog)
+        gtk_window_set_title(dialog.cast(), "Add Location")
+        gtk_window_set_transient_for(dialog.cast(), parent.cast())
+        gtk_window_set_modal(dialog.cast(), 1)
+        gtk_window_set_destroy_with_parent(dialog.cast(), 1)
+        gtk_window_set_default_size(dialog.cast(), 520, -1)
+        let content = gtk_dialog_get_content_area(dialog.cast())!
+        Widgets.setMargins(content, 18)
+        gtk_box_set_spacing(content.cast(), 12)
+
+        // Step 1: where.
+        let findStep = gtk_box_new(GTK_ORIENTATION_VERTICAL, 10)!
+        let question = gtk_label_new("Where are you studying today?")!
+        Widgets.addStyleClass(question, "dialog-question")
+        locationEntry = gtk_entry_new()
+        gtk_entry_set_placeholder_text(locationEntry.cast(), "A city, or an address")
+        gtk_entry_set_activates_default(locationEntry.cast(), 0)
+        Widgets.setAccessibleName(locationEntry, "Location")
+        let hint = gtk_label_new("Cities are found even offline; addresses need a connection.")!
+        Widgets.addStyleClass(hint, "dim-label")
+        gtk_label_set_line_wrap(hint.cast(), 1)
+        findButton = gtk_button_new_with_label("Find on the Map")
+        Widgets.addStyleClass(findButton, "suggested-action")
+        gtk_widget_set_halign(findButton, GTK_ALIGN_CENTER)
+        for widget in [question, locationEntry, hint, findButton] { gtk_container_add(findStep.container, widget) }
+
+        // Step 2: the place and the link.
+        let linkStep = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8)!
+        placeName = gtk_label_new(nil)
+        Widgets.addStyleClass(placeName, "student-name")
+        gtk_label_set_xalign(placeName.cast(), 0)
+        gtk_label_set_line_wrap(placeName.cast(), 1)
+        placeCoordinates = gtk_label_new(nil)
+        Widgets.addStyleClass(placeCoordinates, "dim-label")
+        gtk_label_set_xalign(placeCoordinates.cast(), 0)
+        map = MapWidget(tileSource: services.tileSource, tileCacheFolder: services.tileCacheFolder,
+                        userAgent: OnTheMapInfo.userAgent, logger: services.logger, zoomButtons: false)
+        gtk_widget_set_size_request(map.root, 480, 240)
+        pin = PinLayer(map: map.map)
+        map.pinLayer = pin
+        let linkLabel = gtk_label_new("Link to share")!
+        gtk_label_set_xalign(linkLabel.cast(), 0)
+        linkEntry = gtk_entry_new()
+        gtk_entry_set_placeholder_text(linkEntry.cast(), "https://…")
+        gtk_entry_set_input_purpose(linkEntry.cast(), GTK_INPUT_PURPOSE_URL)
+        Widgets.setAccessibleName(linkEntry, "Link to share")
+        gtk_label_set_mnemonic_widget(linkLabel.cast(), linkEntry)
+        backButton = gtk_button_new_with_label("Change Place")
+        submitButton = gtk_button_new_with_label("Submit")
+        Widgets.addStyleClass(submitButton, "suggested-action")
+        let linkButtons = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)!
+        gtk_box_pack_start(linkButtons.cast(), backButton, 0, 0, 0)
+        gtk_box_pack_end(linkButtons.cast(), submitButton, 0, 0, 0)
+        for widget in [placeName, placeCoordinates, map.root, linkLabel, linkEntry, linkButtons] {
+            gtk_container_add(linkStep.container, widget)
+        }
+
+        steps = gtk_stack_new()
+        gtk_stack_set_transition_type(steps.cast(), GTK_STACK_TRANSITION_TYPE_SLIDE_LEFT_RIGHT)
+        gtk_stack_set_vhomogeneous(steps.cast(), 0)
+        gtk_stack_add_named(steps.cast(), findStep, "find")
+        gtk_stack_add_named(steps.cast(), linkStep, "link")
+        gtk_box_pack_start(content.cast(), steps, 1, 1, 0)
+
+        // Cancel at every step, with the activity beside it.
+        spinner = gtk_spinner_new()
+        let bottom = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)!
+        let cancelButton = gtk_button_new_with_label("Cancel")!
+        gtk_box_pack_start(bottom.cast(), cancelButton, 0, 0, 0)
+        gtk_box_pack_end(bottom.cast(), spinner, 0, 0, 0)
+        gtk_box_pack_end(content.cast(), bottom, 0, 0, 0)
+
+        locationEntry.connect(.changed) { [weak self] in self?.updateSensitivity() }
+        locationEntry.connect(.activate) { [weak self] in self?.find() }
+        findButton.connect(.clicked) { [weak self] in self?.find() }
+        linkEntry.connect(.activate) { [weak self] in self?.submit() }
+        submitButton.connect(.clicked) { [weak self] in self?.submit() }
+        backButton.connect(.clicked) { [weak self] in self?.showStep("find") }
+        cancelButton.connect(.clicked) { [weak self] in self?.close() }
+        dialog.connect(.delete) { [weak self] _ in
+            self?.close()
+            return true // closed once the map's tile downloads are cancelled
+        }
+        lifetime.onDestroy { [weak self] in self?.work?.cancel() }
+        updateSensitivity()
+        retainUntilDestroyed()
+    }
+
+    /// GTK owns the dialog; the Swift object lives exactly as long as it.
+    private func retainUntilDestroyed() {
+        let keeper = Unmanaged.passRetained(self)
+        lifetime.onDestroy { keeper.release() }
+    }
+
+    // MARK: Steps
+
+    private var isBusy: Bool { work != nil }
+
+    private func updateSensitivity() {
+        guard lifetime.isAlive else { return }
+        let text = String(cString: gtk_entry_get_text(locationEntry.cast()))
+        gtk_widget_set_sensitive(findButton, (!isBusy && !text.trimmingCharacters(in: .whitespaces).isEmpty).gboolean)
+    }
+
+    private func setBusy(_ task: Task<Void, Never>?) {
+        work = task
+        guard lifetime.isAlive else { return }
+        gtk_widget_set_sensitive(steps, (task == nil).gboolean)
+        if task == nil { gtk_spinner_stop(spinner.cast()) } else { gtk_spinner_start(spinner.cast()) }
+        Widgets.setAccessibleName(spinner, task == nil ? "" : "Working")
+        updateSensitivity()
+    }
+
+    private func showStep(_ name: String) {
+        guard lifetime.isAlive else { return }
+        gtk_stack_set_visible_child_name(steps.cast(), name)
+        gtk_widget_grab_focus(name == "find" ? locationEntry : linkEntry)
+    }
+
+    private func find() {
+        guard lifetime.isAlive, !isBusy else { return }
+        let text = String(cString: gtk_entry_get_text(locationEntry.cast())).trimmingCharacters(in: .whitespaces)
+        guard !text.isEmpty else { return }
+        let finder = services.finder
+        setBusy(Task { [weak self] in
+            let result: Result<Place, any Error>
+            do { result = .success(try await finder.find(text)) } catch { result = .failure(error) }
+            self?.found(result, for: text)
+        })
+    }
+
+    private func found(_ result: Result<Place, any Error>, for text: String) {
+        setBusy(nil)
+        guard lifetime.isAlive, !closing else { return }
+        switch result {
+        case .success(let place):
+            self.place = place
+            gtk_label_set_text(placeName.cast(), place.name)
+            gtk_label_set_text(placeCoordinates.cast(), Self.coordinates(place))
+            pin.setPins([PinMark(key: 0, latitude: place.latitude, longitude: place.longitude, tint: .blue)])
+            map.show(MapViewport(latitude: place.latitude, longitude: place.longitude,
+                                 zoom: place.source == .offlineCities ? 11 : 15))
+            showStep("link")
+        case .failure(let error as PlaceSearchError):
+            let title: String
+            switch error {
+            case .notFound: title = "Couldn't find “\(text)”"
+            case .geocoderUnreachable: title = "Can't search for “\(text)” offline"
+            case .geocoderFailed: title = "The place search failed"
+            }
+            Alert.show(over: dialog, title: title, message: error.description)
+        case .failure(is CancellationError):
+            break
+        case .failure(let error):
+            Alert.show(over: dialog, title: "Couldn't find “\(text)”", message: "\(error)")
+        }
+    }
+
+    private static func coordinates(_ place: Place) -> String {
+        let latitude = String(format: "%.4f° %@", abs(place.latitude), place.latitude >= 0 ? "N" : "S")
+        let longitude = String(format: "%.4f° %@", abs(place.longitude), place.longitude >= 0 ? "E" : "W")
+        return "\(latitude), \(longitude)"
+    }
+
+    // MARK: Submit
+
+    private func submit() {
+        guard lifetime.isAlive, !isBusy, let place else { return }
+        let text = String(cString: gtk_entry_get_text(linkEntry.cast())).trimmingCharacters(in: .whitespaces)
+        guard let link = SharedLink.validated(text) else {
+            Alert.show(over: dialog, title: text.isEmpty ? "Add a link to share" : "That is not a web link",
+                       message: "Enter the link you want to share, starting with https:// or http://, for example https://github.com/you.") { [weak self] _ in
+                self?.focusLink()
+            }
+            return
+        }
+        let api = services.api, session = services.session
+        let posting = session.posting(mapString: place.name, mediaURL: link, latitude: place.latitude,
+                                      longitude: place.longitude)
+        // The server is asked, not the list: the user's location may be older than the newest 100.
+        setBusy(Task { [weak self] in
+            let existing: Result<StudentInformation?, StudentLocationsError>
+            do throws(StudentLocationsError) { existing = .success(try await api.location(of: session.accountKey)) } catch { existing = .failure(error) }
+            self?.checked(existing, posting: posting)
+        })
+    }
+
+    private func checked(_ existing: Result<StudentInformation?, StudentLocationsError>, posting: StudentLocationPosting) {
+        setBusy(nil)
+        guard lifetime.isAlive, !closing else { return }
+        switch existing {
+        case .failure(let error):
+            postFailed(error)
+        case .success(nil):
+            store(posting, replacing: nil)
+        case .success(let current?):
+            Alert.show(over: dialog, kind: GTK_MESSAGE_QUESTION, title: "You have already posted a location. Overwrite it?",
+                       message: "Your location now: \(current.mapString.isEmpty ? "a place on the map" : current.mapString).",
+                       buttons: [Alert.Button(label: "Cancel", response: GTK_RESPONSE_CANCEL),
+                                 Alert.Button(label: "Overwrite", response: GTK_RESPONSE_ACCEPT, suggested: true)]) { [weak self] response in
+                if response == GTK_RESPONSE_ACCEPT { self?.store(posting, replacing: current.objectId) }
+            }
+        }
+    }
+
+    private func store(_ posting: StudentLocationPosting, replacing objectId: String?) {
+        guard lifetime.isAlive, !isBusy else { return }
+        let api = services.api, session = services.session
+        setBusy(Task { [weak self] in
+            let result: Result<Void, StudentLocationsError>
+            do throws(StudentLocationsError) {
+                if let objectId {
+                    try await api.update(objectId: objectId, posting, session: session)
+                } else {
+                    _ = try await api.post(posting, session: session)
+                }
+                result = .success(())
+            } catch {
+                result = .failure(error)
+            }
+            self?.stored(result)
+        })
+    }
+
+    private func stored(_ result: Result<Void, StudentLocationsError>) {
+        setBusy(nil)
+        guard lifetime.isAlive, !closing else { return }
+        switch result {
+        case .success:
+            onPosted()
+            close()
+        case .failure(let error):
+            postFailed(error)
+        }
+    }
+
+    private func postFailed(_ error: StudentLocationsError) {
+        if error == .cancelled { return }
+        Alert.show(over: dialog, title: "Couldn't post your location",
+                   message: "\(error.title). \(error.description)\n\nYour place and link are kept: try Submit again.")
+    }
+
+    private func focusLink() {
+        if lifetime.isAlive { gtk_widget_grab_focus(linkEntry) }
+    }
+
+    /// Cancels what runs, then closes once the small map's tile downloads are cancelled (osm-gps-map
+    /// must not be destroyed with libsoup requests in flight).
+    private func close() {
+        guard lifetime.isAlive, !closing else { return }
+        closing = true
+        work?.cancel()
+        gtk_widget_hide(dialog)
+        map.cancelTileDownloads { [dialog, lifetime] in
+            if lifetime.isAlive { gtk_widget_destroy(dialog) }
+        }
+    }
+}
+
+/// The link a student shares: an http(s) address with a host; a bare "example.com" gets https://.
+enum SharedLink {
+    static func validated(_ text: String) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, !trimmed.contains(where: \.isWhitespace) else { return nil }
+        let candidate = trimmed.contains("://") ? trimmed : "https://" + trimmed
+        guard let url = URL(string: candidate), let scheme = url.scheme?.lowercased(),
+              ["http", "https"].contains(scheme), let host = url.host, host.contains(".") || host == "localhost" else {
+            return nil
+        }
+        return url.absoluteString
+    }
+}

@@ -1,0 +1,144 @@
+import CGtk
+import Foundation
+import GLibSwift
+import Logging
+import MapView
+import Places
+import StudentLocations
+
+/// The GtkApplication: one instance over D-Bus, app-wide actions and shortcuts, the window.
+@MainActor
+public final class OnTheMapApplication {
+    private let application: UnsafeMutablePointer<GtkApplication>
+    private let configuration: OnTheMapConfiguration
+    private let logger: Logger
+    private let finder: PlaceFinder
+    private var window: OnTheMapWindow?
+
+    public init(configuration: OnTheMapConfiguration, logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
+        let geocoder = NominatimGeocoder(endpoint: configuration.geocoder, userAgent: OnTheMapInfo.userAgent, logger: logger)
+        finder = PlaceFinder(offline: OfflineCities(), online: geocoder, logger: logger)
+        for problem in configuration.problems { logger.warning("\(problem)") }
+        // AT-SPI names the app by its program name; the shell shows the application name.
+        g_set_prgname(OnTheMapInfo.programName)
+        g_set_application_name(OnTheMapInfo.name)
+        application = gtk_application_new(OnTheMapInfo.id, GApplicationFlags(rawValue: 0))
+        application.connect(.startup) { [weak self] in self?.startup() }
+        application.connect(.activate) { [weak self] in self?.activate() }
+    }
+
+    /// Runs the main loop; returns the exit status.
+    public func run(arguments: [String] = CommandLine.arguments) -> Int32 {
+        MainLoopBridge.attach()
+        return withCStringArray(arguments) { argv in
+            argv.withMemoryRebound(to: UnsafeMutablePointer<CChar>?.self, capacity: arguments.count + 1) {
+                g_application_run(application.cast(), Int32(arguments.count), $0)
+            }
+        }
+    }
+
+    private func startup() {
+        Stylesheet.install()
+        gtk_window_set_default_icon_name(OnTheMapInfo.id)
+        addAction("quit", accels: ["<Primary>q"]) { [weak self] in self?.quit() }
+        addAction("about") { [weak self] in AboutOnTheMap.present(over: self?.window?.window) }
+        setAccels("win.refresh", ["<Primary>r", "F5"])
+        setAccels("win.add-location", ["<Primary>n"])
+        setAccels("win.zoom-in", ["<Primary>plus", "<Primary>equal", "<Primary>KP_Add"])
+        setAccels("win.zoom-out", ["<Primary>minus", "<Primary>KP_Subtract"])
+        setAccels("win.show-map", ["<Alt>1"])
+        setAccels("win.show-list", ["<Alt>2"])
+        for signal in [SIGTERM, SIGINT, SIGHUP] {
+            UnixSignals.on(signal) { [weak self] in self?.quit() }
+        }
+    }
+
+    private func activate() {
+        if window?.isOpen != true {
+            let configuration = self.configuration, logger = self.logger
+            window = OnTheMapWindow(application: application, services: .init(
+                configuration: configuration, finder: finder, logger: logger,
+                makeClient: { server in OnTheMapClient(baseURL: server, logger: logger) }))
+        }
+        window?.present()
+    }
+
+    /// Ctrl+Q and signals close the window as its close button does; the app ends with it.
+    private func quit() {
+        if let window, window.isOpen {
+            window.close()
+        } else {
+            g_application_quit(application.cast())
+        }
+    }
+
+    private func addAction(_ name: String, accels: [String] = [], _ body: @escaping @MainActor () -> Void) {
+        SimpleAction.add(name, to: application, body)
+        if !accels.isEmpty { setAccels("app.\(name)", accels) }
+    }
+
+    private func setAccels(_ detailedAction: String, _ accels: [String]) {
+        withCStringArray(accels) { gtk_application_set_accels_for_action(application, detailedAction, $0) }
+    }
+}
+
+/// About, with the credits the map data and place names ask for.
+@MainActor
+enum AboutOnTheMap {
+    static func present(over parent: UnsafeMutablePointer<GtkWidget>?) {
+        let dialog = gtk_about_dialog_new()!
+        let about: UnsafeMutablePointer<GtkAboutDialog> = dialog.cast()
+        gtk_about_dialog_set_program_name(about, OnTheMapInfo.name)
+        gtk_about_dialog_set_version(about, OnTheMapInfo.version)
+        gtk_about_dialog_set_logo_icon_name(about, OnTheMapInfo.id)
+        gtk_about_dialog_set_comments(about, "See where your classmates are studying, and share your own place.")
+        gtk_about_dialog_set_website(about, OnTheMapInfo.website)
+        gtk_about_dialog_set_license_type(about, GTK_LICENSE_GPL_3_0)
+        gtk_about_dialog_set_copyright(about, "© 2026 The Virtual Tourist developers")
+        withCStringArray(["© OpenStreetMap contributors https://www.openstreetmap.org/copyright"]) {
+            gtk_about_dialog_add_credit_section(about, "Map data and addresses", $0)
+        }
+        withCStringArray(["GeoNames https://www.geonames.org/ (CC BY 4.0)"]) {
+            gtk_about_dialog_add_credit_section(about, "City names", $0)
+        }
+        if let parent {
+            gtk_window_set_transient_for(dialog.cast(), parent.cast())
+            gtk_window_set_modal(dialog.cast(), 1)
+        }
+        dialog.connect(.response) { _ in gtk_widget_destroy(dialog) }
+        gtk_widget_show(dialog)
+    }
+}
+
+/// On the Map's styles, over the map's own.
+@MainActor
+enum Stylesheet {
+    static func install() {
+        MapStyle.install()
+        Widgets.installStylesheet(css, key: "on-the-map")
+    }
+
+    private static let css = """
+    .login-title { font-size: 20pt; font-weight: 800; }
+    .status-title { font-size: 16pt; font-weight: 800; }
+    .dialog-question { font-size: 14pt; font-weight: 700; }
+    .student-name { font-weight: 700; }
+    .student-link { color: #1a5fb4; }
+    .avatar {
+        border-radius: 20px;
+        color: white;
+        font-weight: 700;
+        min-width: 40px;
+        min-height: 40px;
+    }
+    .avatar-mine { background-color: #1c71d8; }
+    .avatar-0 { background-color: #26a269; }
+    .avatar-1 { background-color: #c64600; }
+    .avatar-2 { background-color: #813d9c; }
+    .avatar-3 { background-color: #986a44; }
+    .avatar-4 { background-color: #e01b24; }
+    .avatar-5 { background-color: #5e5c64; }
+    """
+}

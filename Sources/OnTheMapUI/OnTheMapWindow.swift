@@ -1,0 +1,333 @@
+import CGtk
+import Foundation
+import GLibSwift
+import Logging
+import MapView
+import Places
+import StudentLocations
+
+/// The one window: the login page, or (logged in) the classmates on a map and in a list, with
+/// Log Out on the left of the header bar, Refresh and Add Location on the right and a Map | List
+/// switcher in the middle.
+@MainActor
+final class OnTheMapWindow {
+    struct Services {
+        var configuration: OnTheMapConfiguration
+        var finder: PlaceFinder
+        var logger: Logger
+        /// Builds the API client for the server the user logs in to.
+        var makeClient: (URL) -> any StudentLocationsAPI
+    }
+
+    let window: UnsafeMutablePointer<GtkWidget>
+    private let lifetime: WidgetLifetime
+    private let services: Services
+    private let headerBar: UnsafeMutablePointer<GtkWidget>
+    private let pages: UnsafeMutablePointer<GtkWidget>
+    private let content: UnsafeMutablePointer<GtkWidget>
+    private let switcher: UnsafeMutablePointer<GtkWidget>
+    private let logOutButton: UnsafeMutablePointer<GtkWidget>
+    private let refreshButton: UnsafeMutablePointer<GtkWidget>
+    private let addButton: UnsafeMutablePointer<GtkWidget>
+    private let refreshSpinner: UnsafeMutablePointer<GtkWidget>
+    private let loginPage: LoginPage
+    private let mapPage: StudentMapPage
+    private let listPage: StudentListPage
+    private var session: UserSession?
+    private var directory: StudentDirectory?
+    private var observation: ObservationToken?
+    private var loginTask: Task<Void, Never>?
+    private var failureAlert: UnsafeMutablePointer<GtkWidget>?
+    private var refreshAction: OpaquePointer?
+    private var addAction: OpaquePointer?
+    private var logOutAction: OpaquePointer?
+    private var closing = false
+
+    init(application: UnsafeMutablePointer<GtkApplication>, services: Services) {
+        self.services = services
+        window = gtk_application_window_new(application)
+        lifetime = WidgetLifetime(window)
+        gtk_window_set_title(window.cast(), OnTheMapInfo.name)
+        gtk_window_set_default_size(window.cast(), 1000, 700)
+        gtk_window_set_icon_name(window.cast(), OnTheMapInfo.id)
+
+        headerBar = gtk_header_bar_new()
+        gtk_header_bar_set_show_close_button(headerBar.cast(), 1)
+        gtk_header_bar_set_title(headerBar.cast(), OnTheMapInfo.name)
+        logOutButton = gtk_button_new_with_label("Log Out")
+        gtk_actionable_set_action_name(OpaquePointer(logOutButton), "win.log-out")
+        refreshButton = Widgets.iconButton(icon: "view-refresh-symbolic", accessibleName: "Refresh",
+                                           tooltip: "Refresh (Ctrl+R)")
+        gtk_actionable_set_action_name(OpaquePointer(refreshButton), "win.refresh")
+        addButton = Widgets.iconButton(icon: "mark-location-symbolic", accessibleName: "Add Location",
+                                       tooltip: "Add Location (Ctrl+N)")
+        gtk_actionable_set_action_name(OpaquePointer(addButton), "win.add-location")
+        refreshSpinner = gtk_spinner_new()
+        Widgets.setAccessibleName(refreshSpinner, "Downloading")
+        gtk_header_bar_pack_start(headerBar.cast(), logOutButton)
+        gtk_header_bar_pack_end(headerBar.cast(), Self.primaryMenuButton())
+        gtk_header_bar_pack_end(headerBar.cast(), addButton)
+        gtk_header_bar_pack_end(headerBar.cast(), refreshButton)
+        gtk_header_bar_pack_end(headerBar.cast(), refreshSpinner)
+        gtk_window_set_titlebar(window.cast(), headerBar)
+
+        loginPage = LoginPage(server: services.configuration.server)
+        mapPage = StudentMapPage(tileSource: services.configuration.tileSource,
+                                 tileCacheFolder: services.configuration.tileCacheFolder, logger: services.logger)
+        listPage = StudentListPage()
+        content = gtk_stack_new()
+        gtk_stack_add_titled(content.cast(), mapPage.root, "map", "Map")
+        gtk_stack_add_titled(content.cast(), listPage.root, "list", "List")
+        switcher = gtk_stack_switcher_new()
+        gtk_stack_switcher_set_stack(switcher.cast(), content.cast())
+
+        pages = gtk_stack_new()
+        gtk_stack_set_transition_type(pages.cast(), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
+        gtk_stack_add_named(pages.cast(), loginPage.root, "login")
+        gtk_stack_add_named(pages.cast(), content, "students")
+        gtk_container_add(window.container, pages)
+
+        addActions()
+        loginPage.onLogIn = { [weak self] email, password, server in self?.logIn(email, password, server) }
+        loginPage.onBadServer = { [weak self] error in
+            guard let self else { return }
+            Alert.show(over: self.window, title: "That server address can't be used", message: "\(error)")
+        }
+        let openLink: (URL) -> Void = { [weak self] url in LinkOpener.open(url, over: self?.window) }
+        mapPage.onOpenLink = openLink
+        listPage.onOpenLink = openLink
+        listPage.onNotAWebLink = { [weak self] student in
+            guard let self else { return }
+            Alert.show(over: self.window, kind: GTK_MESSAGE_INFO, title: "This link can't be opened",
+                       message: "\(student.fullName) shared “\(student.mediaURL)”, which is not a web address (http or https).")
+        }
+        window.connect(.delete) { [weak self] _ in
+            guard let self else { return false }
+            self.close()
+            return true // destroyed once the map's tile downloads are cancelled
+        }
+        lifetime.onDestroy { [weak self] in
+            self?.loginTask?.cancel()
+            self?.observation?.cancel()
+            self?.directory?.clear()
+        }
+        gtk_widget_show_all(window)
+        showLogin()
+        for problem in services.configuration.problems {
+            Alert.show(over: window, kind: GTK_MESSAGE_WARNING, title: "A setting was not usable", message: problem)
+        }
+    }
+
+    /// The GNOME primary menu: About and Quit.
+    private static func primaryMenuButton() -> UnsafeMutablePointer<GtkWidget> {
+        let menu = g_menu_new()!
+        g_menu_append(menu, "About On the Map", "app.about")
+        g_menu_append(menu, "Quit", "app.quit")
+        let button = gtk_menu_button_new()!
+        gtk_button_set_image(button.cast(), gtk_image_new_from_icon_name("open-menu-symbolic", GTK_ICON_SIZE_BUTTON))
+        gtk_menu_button_set_menu_model(button.cast(), UnsafeMutableRawPointer(menu).assumingMemoryBound(to: GMenuModel.self))
+        g_object_unref(UnsafeMutableRawPointer(menu))
+        Widgets.setAccessibleName(button, "Main Menu")
+        gtk_widget_set_tooltip_text(button, "Main Menu")
+        return button
+    }
+
+    var isOpen: Bool { lifetime.isAlive && !closing }
+
+    func present() {
+        if lifetime.isAlive { gtk_window_present(window.cast()) }
+    }
+
+    /// Closes like the close button: waits for the maps' cancelled tile downloads (osm-gps-map must
+    /// not be destroyed while libsoup still reports them), then destroys the window.
+    func close() {
+        guard lifetime.isAlive, !closing else { return }
+        closing = true
+        gtk_widget_hide(window)
+        mapPage.mapWidget.cancelTileDownloads { [window, lifetime] in
+            if lifetime.isAlive { gtk_widget_destroy(window) }
+        }
+    }
+
+    // MARK: Actions
+
+    private func addActions() {
+        refreshAction = SimpleAction.add("refresh", to: window) { [weak self] in self?.refresh() }
+        addAction = SimpleAction.add("add-location", to: window) { [weak self] in self?.addLocation() }
+        logOutAction = SimpleAction.add("log-out", to: window) { [weak self] in self?.logOut() }
+        SimpleAction.add("zoom-in", to: window) { [weak self] in self?.mapPage.mapWidget.zoomIn() }
+        SimpleAction.add("zoom-out", to: window) { [weak self] in self?.mapPage.mapWidget.zoomOut() }
+        SimpleAction.add("show-map", to: window) { [weak self] in self?.showContent("map") }
+        SimpleAction.add("show-list", to: window) { [weak self] in self?.showContent("list") }
+    }
+
+    private func setLoggedInActionsEnabled(_ enabled: Bool) {
+        for action in [refreshAction, addAction, logOutAction].compactMap({ $0 }) {
+            SimpleAction.setEnabled(action, enabled)
+        }
+    }
+
+    private func showContent(_ name: String) {
+        guard lifetime.isAlive, session != nil else { return }
+        gtk_stack_set_visible_child_name(content.cast(), name)
+    }
+
+    // MARK: Login and logout
+
+    private func showLogin() {
+        guard lifetime.isAlive else { return }
+        gtk_stack_set_visible_child_name(pages.cast(), "login")
+        gtk_header_bar_set_custom_title(headerBar.cast(), nil)
+        for widget in [logOutButton, refreshButton, addButton, refreshSpinner] { gtk_widget_hide(widget) }
+        setLoggedInActionsEnabled(false)
+        loginPage.focus()
+    }
+
+    private func showStudents() {
+        guard lifetime.isAlive else { return }
+        gtk_stack_set_visible_child_name(pages.cast(), "students")
+        gtk_header_bar_set_custom_title(headerBar.cast(), switcher)
+        for widget in [logOutButton, refreshButton, addButton, switcher] { gtk_widget_show(widget) }
+        setLoggedInActionsEnabled(true)
+    }
+
+    private func logIn(_ email: String, _ password: String, _ server: URL) {
+        guard loginTask == nil else { return }
+        loginPage.setBusy(true)
+        let api = services.makeClient(server)
+        loginTask = Task { [weak self] in
+            let result: Result<UserSession, StudentLocationsError>
+            do throws(StudentLocationsError) { result = .success(try await api.logIn(email: email, password: password)) } catch { result = .failure(error) }
+            self?.loggedIn(result, api: api, server: server)
+        }
+    }
+
+    private func loggedIn(_ result: Result<UserSession, StudentLocationsError>, api: any StudentLocationsAPI, server: URL) {
+        loginTask = nil
+        guard lifetime.isAlive, !closing else { return }
+        switch result {
+        case .success(let session):
+            services.logger.info("Logged in to \(server.host ?? server.absoluteString) as account \(session.accountKey)")
+            services.configuration.rememberServer(server)
+            self.session = session
+            let directory = StudentDirectory(api: api)
+            self.directory = directory
+            observation = directory.observe { [weak self] in self?.directoryChanged() }
+            loginPage.reset(focusPassword: false)
+            gtk_stack_set_visible_child_name(content.cast(), "map")
+            showStudents()
+            refresh()
+        case .failure(.cancelled):
+            loginPage.setBusy(false)
+        case .failure(let error):
+            loginPage.setBusy(false)
+            Alert.show(over: window, title: error.title, message: error.description) { [weak self] _ in
+                self?.loginPage.reset(focusPassword: error == .invalidCredentials)
+            }
+        }
+    }
+
+    private func logOut() {
+        guard let session, let directory else { return }
+        let api = directory.api
+        self.session = nil
+        observation?.cancel()
+        observation = nil
+        self.directory = nil
+        directory.clear()
+        mapPage.show([], mine: nil)
+        listPage.show([], mine: nil)
+        dismissFailure()
+        showLogin()
+        // The page is back at once; the server is told in the background and only a failure is shown.
+        Task { [weak self] in
+            do throws(StudentLocationsError) {
+                try await api.logOut(session)
+            } catch {
+                self?.logOutFailed(error)
+            }
+        }
+    }
+
+    private func logOutFailed(_ error: StudentLocationsError) {
+        guard lifetime.isAlive, !closing, error != .notLoggedIn else { return }
+        Alert.show(over: window, kind: GTK_MESSAGE_WARNING, title: "Logged out on this computer only",
+                   message: "\(error.description) The server ends your session by itself when it expires.")
+    }
+
+    // MARK: The students
+
+    private func refresh() {
+        guard let directory else { return }
+        dismissFailure()
+        Task { await directory.refresh() }
+    }
+
+    private func directoryChanged() {
+        guard lifetime.isAlive, let directory else { return }
+        let mine = session?.accountKey
+        switch directory.state {
+        case .loading:
+            gtk_widget_show(refreshSpinner)
+            gtk_spinner_start(refreshSpinner.cast())
+            gtk_widget_set_sensitive(refreshButton, 0)
+            return
+        case .failed(let error):
+            showFailure(error)
+        case .empty, .loaded:
+            break
+        }
+        gtk_spinner_stop(refreshSpinner.cast())
+        gtk_widget_hide(refreshSpinner)
+        gtk_widget_set_sensitive(refreshButton, 1)
+        mapPage.show(directory.students, mine: mine)
+        listPage.show(directory.students, mine: mine)
+    }
+
+    private func showFailure(_ error: StudentLocationsError) {
+        dismissFailure()
+        if error == .notLoggedIn {
+            failureAlert = Alert.show(over: window, kind: GTK_MESSAGE_WARNING, title: error.title, message: error.description) { [weak self] _ in
+                self?.failureAlert = nil
+                self?.logOut()
+            }
+            return
+        }
+        failureAlert = Alert.show(over: window, title: "Couldn't download the students' locations",
+                                  message: "\(error.title). \(error.description)",
+                                  buttons: [Alert.Button(label: "Close", response: GTK_RESPONSE_CLOSE),
+                                            Alert.Button(label: "Retry", response: GTK_RESPONSE_ACCEPT, suggested: true)]) { [weak self] response in
+            self?.failureAlert = nil
+            if response == GTK_RESPONSE_ACCEPT { self?.refresh() }
+        }
+    }
+
+    private func dismissFailure() {
+        guard let alert = failureAlert else { return }
+        failureAlert = nil
+        gtk_widget_destroy(alert)
+    }
+
+    private func addLocation() {
+        guard lifetime.isAlive, let session, let directory else { return }
+        let configuration = services.configuration
+        AddLocationDialog.present(over: window, services: .init(api: directory.api, session: session, finder: services.finder,
+                                                                tileSource: configuration.tileSource,
+                                                                tileCacheFolder: configuration.tileCacheFolder,
+                                                                logger: services.logger)) { [weak self] in
+            self?.posted()
+        }
+    }
+
+    /// After a post: download again, then show the user's own pin.
+    private func posted() {
+        guard let directory, let session else { return }
+        dismissFailure()
+        Task { [weak self] in
+            await directory.refresh()
+            guard let self, self.lifetime.isAlive, let mine = directory.myLocation(accountKey: session.accountKey) else { return }
+            self.showContent("map")
+            self.mapPage.centre(on: mine)
+        }
+    }
+}

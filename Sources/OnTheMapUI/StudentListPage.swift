@@ -1,0 +1,146 @@
+import CGtk
+import Foundation
+import GLibSwift
+import StudentLocations
+
+/// The list of classmates, newest first: initials, name, place, how long ago, and the link.
+/// Activating a row (click or Enter) opens its link; a link that is not http(s) is shown with a note.
+@MainActor
+final class StudentListPage {
+    let root: UnsafeMutablePointer<GtkWidget>
+    private let lifetime: WidgetLifetime
+    private let list: UnsafeMutablePointer<GtkWidget>
+    private let stack: UnsafeMutablePointer<GtkWidget>
+    private var students: [StudentInformation] = []
+    var onOpenLink: ((URL) -> Void)?
+    var onNotAWebLink: ((StudentInformation) -> Void)?
+
+    init() {
+        stack = gtk_stack_new()
+        root = stack
+        lifetime = WidgetLifetime(stack)
+        list = gtk_list_box_new()
+        gtk_list_box_set_selection_mode(list.cast(), GTK_SELECTION_NONE)
+        gtk_list_box_set_activate_on_single_click(list.cast(), 1)
+        Widgets.setAccessibleName(list, "Students")
+        let clamp = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+        gtk_widget_set_halign(clamp, GTK_ALIGN_CENTER)
+        gtk_widget_set_size_request(clamp, 560, -1)
+        Widgets.setMargins(clamp, 18)
+        Widgets.addStyleClass(list, "frame")
+        gtk_container_add(clamp.container, list)
+        let scrolled = gtk_scrolled_window_new(nil, nil)!
+        gtk_scrolled_window_set_policy(scrolled.cast(), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        gtk_container_add(scrolled.container, clamp)
+        gtk_stack_add_named(stack.cast(), scrolled, "list")
+
+        let empty = gtk_box_new(GTK_ORIENTATION_VERTICAL, 12)!
+        gtk_widget_set_valign(empty, GTK_ALIGN_CENTER)
+        let icon = gtk_image_new_from_icon_name("avatar-default-symbolic", GTK_ICON_SIZE_DIALOG)!
+        gtk_image_set_pixel_size(icon.cast(), 96)
+        Widgets.addStyleClass(icon, "dim-label")
+        let title = gtk_label_new("Nobody Has Posted Yet")!
+        Widgets.addStyleClass(title, "status-title")
+        let text = gtk_label_new("Be the first: Add Location shares where you are studying.")!
+        Widgets.addStyleClass(text, "dim-label")
+        for widget in [icon, title, text] { gtk_container_add(empty.container, widget) }
+        gtk_stack_add_named(stack.cast(), empty, "empty")
+        gtk_widget_show_all(stack)
+
+        list.connect(.rowActivated) { [weak self] row in
+            guard let self, let row else { return }
+            let index = Int(gtk_list_box_row_get_index(row.assumingMemoryBound(to: GtkListBoxRow.self)))
+            self.activate(index)
+        }
+    }
+
+    /// Rebuilds the rows (at most the 100 the directory downloads).
+    func show(_ students: [StudentInformation], mine: String?, now: Date = Date()) {
+        guard lifetime.isAlive else { return }
+        self.students = students
+        gtk_container_foreach(list.container, { child, _ in if let child { gtk_widget_destroy(child) } }, nil)
+        for student in students {
+            gtk_container_add(list.container, Self.row(for: student, isMine: student.uniqueKey == mine, now: now))
+        }
+        gtk_stack_set_visible_child_name(stack.cast(), students.isEmpty ? "empty" : "list")
+    }
+
+    private func activate(_ index: Int) {
+        guard students.indices.contains(index) else { return }
+        let student = students[index]
+        if let url = student.link { onOpenLink?(url) } else { onNotAWebLink?(student) }
+    }
+
+    private static func row(for student: StudentInformation, isMine: Bool, now: Date) -> UnsafeMutablePointer<GtkWidget> {
+        let row = gtk_list_box_row_new()!
+        let box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)!
+        Widgets.setMargins(box, 10)
+        let avatar = gtk_label_new(student.initials)!
+        Widgets.addStyleClass(avatar, "avatar")
+        Widgets.addStyleClass(avatar, isMine ? "avatar-mine" : "avatar-\(Self.colourIndex(student.fullName))")
+        gtk_widget_set_valign(avatar, GTK_ALIGN_CENTER)
+        gtk_widget_set_size_request(avatar, 40, 40)
+
+        let text = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2)!
+        let name = gtk_label_new(isMine ? "\(student.fullName) (you)" : student.fullName)!
+        Widgets.addStyleClass(name, "student-name")
+        let updated = RelativeTime.describe(student.updatedAt, now: now)
+        let placeText = student.mapString.isEmpty ? "Updated \(updated)" : "\(student.mapString) · updated \(updated)"
+        let place = gtk_label_new(placeText)!
+        Widgets.addStyleClass(place, "dim-label")
+        let linkText: String
+        if let url = student.link {
+            linkText = url.absoluteString
+        } else if student.mediaURL.isEmpty {
+            linkText = "No link shared"
+        } else {
+            linkText = "\(student.mediaURL) — not a web link"
+        }
+        let link = gtk_label_new(linkText)!
+        Widgets.addStyleClass(link, student.link == nil ? "dim-label" : "student-link")
+        for label in [name, place, link] {
+            gtk_label_set_xalign(label.cast(), 0)
+            gtk_label_set_ellipsize(label.cast(), PANGO_ELLIPSIZE_END)
+            gtk_container_add(text.container, label)
+        }
+        gtk_box_pack_start(box.cast(), avatar, 0, 0, 0)
+        gtk_box_pack_start(box.cast(), text, 1, 1, 0)
+        if student.link != nil {
+            let open = gtk_image_new_from_icon_name("web-browser-symbolic", GTK_ICON_SIZE_BUTTON)!
+            Widgets.addStyleClass(open, "dim-label")
+            gtk_box_pack_end(box.cast(), open, 0, 0, 0)
+        }
+        gtk_container_add(row.container, box)
+        var spoken = [isMine ? "\(student.fullName) (you)" : student.fullName]
+        if !student.mapString.isEmpty { spoken.append(student.mapString) }
+        spoken.append(linkText)
+        spoken.append("updated \(updated)")
+        Widgets.setAccessibleName(row, spoken.joined(separator: ", "))
+        gtk_widget_set_tooltip_text(row, student.link == nil ? "This link can't be opened" : "Open \(linkText)")
+        gtk_widget_show_all(row)
+        return row
+    }
+
+    /// One of six avatar colours, stable for a name (FNV-1a; Swift's Hasher changes per run).
+    static func colourIndex(_ name: String) -> Int {
+        var hash: UInt32 = 2_166_136_261
+        for byte in name.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        return Int(hash % 6)
+    }
+}
+
+/// "just now", "5 minutes ago", "yesterday", "3 days ago", then the date.
+enum RelativeTime {
+    static func describe(_ date: Date, now: Date) -> String {
+        let seconds = now.timeIntervalSince(date)
+        if seconds < 60 { return "just now" }
+        let minutes = Int(seconds / 60)
+        if minutes < 60 { return minutes == 1 ? "1 minute ago" : "\(minutes) minutes ago" }
+        let hours = minutes / 60
+        if hours < 24 { return hours == 1 ? "1 hour ago" : "\(hours) hours ago" }
+        let days = hours / 24
+        if days == 1 { return "yesterday" }
+        if days < 30 { return "\(days) days ago" }
+        return "on " + date.formatted(date: .abbreviated, time: .omitted)
+    }
+}
