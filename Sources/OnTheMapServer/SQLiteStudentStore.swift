@@ -55,7 +55,19 @@ public final class SQLiteStudentStore: StudentStore {
                 INSERT INTO location_revision (id, value) VALUES (1, 0);
                 """)
         }
-        try migrator.migrate(pool) // synchronous: runs once, before the server listens
+        // Synchronous: runs once, before the server listens. Servers started together on one file
+        // race: each reads "not applied yet", one creates the tables and the others' CREATE fails.
+        // A loser tries again, now seeing what the winner applied (each migration is one transaction).
+        var attempt = 1
+        while true {
+            do {
+                try migrator.migrate(pool)
+                return
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR && attempt < 5 {
+                attempt += 1
+                try await Task.sleep(for: .milliseconds(20 * attempt))
+            }
+        }
     }
 
     // MARK: Accounts
