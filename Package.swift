@@ -110,6 +110,7 @@ let package = Package(
         .testTarget(name: "StudentLocationsTests", dependencies: ["StudentLocations", "OnTheMapAPI", "OnTheMapServer"]),
         // libgeonames for real; Nominatim through a local Nominatim-compatible server (Python).
         .testTarget(name: "PlacesTests", dependencies: ["Places"], resources: [.copy("Server")]),
+        .testTarget(name: "OnTheMapUITests", dependencies: ["OnTheMapUI", "MapView", "StudentLocations"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -320,9 +320,12 @@ enum SharedLink {
     static func validated(_ text: String) -> String? {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty, !trimmed.contains(where: \.isWhitespace) else { return nil }
-        let candidate = trimmed.contains("://") ? trimmed : "https://" + trimmed
+        // Only a text without any scheme ("mailto:", "javascript:") is taken for a bare host name.
+        let hasScheme = trimmed.range(of: "^[A-Za-z][A-Za-z0-9+.-]*:", options: .regularExpression) != nil
+        let candidate = hasScheme ? trimmed : "https://" + trimmed
         guard let url = URL(string: candidate), let scheme = url.scheme?.lowercased(),
-              ["http", "https"].contains(scheme), let host = url.host, host.contains(".") || host == "localhost" else {
+              ["http", "https"].contains(scheme), url.user == nil,
+              let host = url.host, host.contains(".") || host == "localhost" else {
             return nil
         }
         return url.absoluteString
