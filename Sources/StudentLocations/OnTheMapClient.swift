@@ -1,0 +1,191 @@
+import Foundation
+import Logging
+import OnTheMapAPI
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The live On the Map API client over URLSession, for Udacity's server and self-hosted ones alike.
+///
+/// Writes carry the session twice: the `X-Session-Id` header (self-hosted servers; works without cookies)
+/// and the session cookie plus `X-XSRF-TOKEN` from the `XSRF-TOKEN` cookie (Udacity's server needs those).
+public final class OnTheMapClient: StudentLocationsAPI {
+    public let baseURL: URL
+    private let session: URLSession
+    private let logger: Logger
+    /// "host:port", for messages.
+    private let serverName: String
+
+    public static let requestTimeout: TimeInterval = 15
+
+    /// `baseURL` as `ServerAddress.resolve` returns it (ending in `/v1/`). Without `session`, the client
+    /// makes its own ephemeral one, so its cookies are its own and vanish with it.
+    public init(baseURL: URL, session: URLSession? = nil, logger: Logger) {
+        let text = baseURL.absoluteString
+        self.baseURL = text.hasSuffix("/") ? baseURL : URL(string: text + "/") ?? baseURL
+        self.session = session ?? Self.makeSession()
+        self.logger = logger
+        serverName = (baseURL.host ?? text) + (baseURL.port.map { ":\($0)" } ?? "")
+    }
+
+    private static func makeSession() -> URLSession {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = requestTimeout
+        configuration.timeoutIntervalForResource = requestTimeout * 2
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.urlCache = nil
+        // Our own storage only ever holds this server's cookies; "main document" rules don't apply to an API.
+        configuration.httpCookieAcceptPolicy = .always
+        configuration.httpShouldSetCookies = true
+        return URLSession(configuration: configuration)
+    }
+
+    // MARK: Session
+
+    public func logIn(email: String, password: String) async throws(StudentLocationsError) -> UserSession {
+        let body = SessionRequest(udacity: .init(username: email, password: password))
+        let json = try await send("POST", ["session"], body: encode(body), prefixed: true, isLogin: true)
+        let started = try decode(SessionResponse.self, from: json)
+        let key = started.account.key
+        let user = try decode(PublicUserData.self, from: try await send("GET", ["users", key], prefixed: true))
+        logger.info("Logged in", metadata: ["account": "\(key)"])
+        return UserSession(accountKey: key, sessionId: started.session.id, expiration: started.session.expiration,
+                           firstName: user.firstName, lastName: user.lastName)
+    }
+
+    /// A session that already ended or expired (401) counts as logged out.
+    public func logOut(_ userSession: UserSession) async throws(StudentLocationsError) {
+        do {
+            _ = try await send("DELETE", ["session"], headers: writeHeaders(userSession), prefixed: true)
+        } catch .notLoggedIn {
+            logger.info("The session had already ended")
+        }
+        forgetCookies()
+        logger.info("Logged out", metadata: ["account": "\(userSession.accountKey)"])
+    }
+
+    /// The value of the `XSRF-TOKEN` cookie the server set at login, if the cookie storage kept it.
+    public var xsrfToken: String? {
+        session.configuration.httpCookieStorage?.cookies(for: baseURL)?
+            .first { $0.name == OnTheMapHTTP.xsrfCookie && !$0.value.isEmpty }?.value
+    }
+
+    // MARK: Locations
+
+    public func recentLocations(limit: Int) async throws(StudentLocationsError) -> [StudentInformation] {
+        let query = [("limit", String(max(0, limit))), ("order", StudentLocationOrder.newestFirst.rawValue)]
+        let json = try await send("GET", ["StudentLocation"], query: query, prefixed: false)
+        return try decode(TolerantStudentLocationList.self, from: json).students
+    }
+
+    public func location(of accountKey: String) async throws(StudentLocationsError) -> StudentInformation? {
+        let query = [("uniqueKey", accountKey), ("order", StudentLocationOrder.newestFirst.rawValue), ("limit", "1")]
+        let json = try await send("GET", ["StudentLocation"], query: query, prefixed: false)
+        // Servers that ignore `limit` or `order` still give us the newest.
+        return try decode(TolerantStudentLocationList.self, from: json).students
+            .filter { $0.uniqueKey == accountKey }
+            .max { $0.updatedAt < $1.updatedAt }
+    }
+
+    public func post(_ posting: StudentLocationPosting, session userSession: UserSession)
+        async throws(StudentLocationsError) -> String {
+        let json = try await send("POST", ["StudentLocation"], body: encode(posting),
+                                  headers: writeHeaders(userSession), prefixed: false)
+        let created = try decode(Created.self, from: json)
+        logger.info("Posted a location", metadata: ["objectId": "\(created.objectId)"])
+        return created.objectId
+    }
+
+    public func update(objectId: String, _ posting: StudentLocationPosting, session userSession: UserSession)
+        async throws(StudentLocationsError) {
+        _ = try await send("PUT", ["StudentLocation", objectId], body: encode(posting),
+                           headers: writeHeaders(userSession), prefixed: false)
+        logger.info("Updated a location", metadata: ["objectId": "\(objectId)"])
+    }
+
+    /// Only the id: some servers write `createdAt` in other date formats, and nothing here needs it.
+    private struct Created: Decodable { var objectId: String }
+
+    // MARK: HTTP
+
+    private func writeHeaders(_ userSession: UserSession) -> [String: String] {
+        var headers: [String: String] = [:]
+        // An empty header would count as "sent" and hide the cookie from a self-hosted server.
+        if !userSession.sessionId.isEmpty { headers[OnTheMapHTTP.sessionIdHeader] = userSession.sessionId }
+        if let xsrfToken { headers[OnTheMapHTTP.xsrfHeader] = xsrfToken }
+        return headers
+    }
+
+    private func forgetCookies() {
+        guard let storage = session.configuration.httpCookieStorage else { return }
+        for cookie in storage.cookies(for: baseURL) ?? []
+        where cookie.name == OnTheMapHTTP.xsrfCookie || cookie.name == OnTheMapHTTP.sessionCookie {
+            storage.deleteCookie(cookie)
+        }
+    }
+
+    /// Sends one request; returns the 2xx body's JSON (prefix skipped when `prefixed`), else throws.
+    private func send(_ method: String, _ path: [String], query: [(String, String)] = [], body: Data? = nil,
+                      headers: [String: String] = [:], prefixed: Bool, isLogin: Bool = false)
+        async throws(StudentLocationsError) -> Data {
+        let label = "\(method) \(path.first ?? "")" // never the path's key, query, headers or body
+        var request = URLRequest(url: endpoint(path, query: query), timeoutInterval: Self.requestTimeout)
+        request.httpMethod = method
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        if let body {
+            request.httpBody = body
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        logger.debug("Request", metadata: ["request": "\(label)"])
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await session.data(for: request)
+        } catch {
+            let mapped = StudentLocationsError.transport(error, server: serverName)
+            if mapped != .cancelled { logger.notice("Request failed", metadata: ["request": "\(label)",
+                                                                                 "error": "\(mapped)"]) }
+            throw mapped
+        }
+        guard let http = response as? HTTPURLResponse else { throw .serverFailed(detail: "its answer wasn't HTTP") }
+        guard (200..<300).contains(http.statusCode) else {
+            let error = StudentLocationsError.http(status: http.statusCode, body: data, isLogin: isLogin)
+            logger.notice("Request refused", metadata: ["request": "\(label)", "status": "\(http.statusCode)"])
+            throw error
+        }
+        return prefixed ? OnTheMapHTTP.strippingPrefix(data) : data
+    }
+
+    private func endpoint(_ path: [String], query: [(String, String)]) -> URL {
+        var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: true) ?? URLComponents()
+        components.percentEncodedPath += path.map(Self.percentEncoded).joined(separator: "/")
+        if !query.isEmpty {
+            components.percentEncodedQuery = query.map { Self.percentEncoded($0) + "=" + Self.percentEncoded($1) }
+                .joined(separator: "&")
+        }
+        return components.url ?? baseURL
+    }
+
+    /// Everything but RFC 3986's unreserved characters, so keys with `/`, `+` or `&` stay one value.
+    private static func percentEncoded(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
+    }
+
+    private static let unreserved = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    private func encode(_ value: some Encodable) throws(StudentLocationsError) -> Data {
+        do { return try JSONEncoder.onTheMap().encode(value) } catch {
+            // Only non-finite numbers fail to encode; a server would refuse them with 400 too.
+            throw .refused(status: 400, message: "Latitude and longitude must be numbers.")
+        }
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(StudentLocationsError) -> T {
+        do { return try JSONDecoder.onTheMap().decode(type, from: data) } catch {
+            logger.notice("Unexpected answer", metadata: ["type": "\(T.self)", "bytes": "\(data.count)"])
+            throw .serverFailed(detail: "its answer wasn't the JSON On the Map expects")
+        }
+    }
+}

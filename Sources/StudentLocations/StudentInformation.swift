@@ -1,0 +1,115 @@
+import Foundation
+import OnTheMapAPI
+
+/// One student's pin: who, where and their link, as the map and the list show it.
+public struct StudentInformation: Sendable, Hashable, Identifiable {
+    public var id: String { objectId }
+    public let objectId: String
+    public let uniqueKey: String
+    public let firstName: String
+    public let lastName: String
+    public let mapString: String
+    public let mediaURL: String
+    public let latitude: Double
+    public let longitude: Double
+    public let createdAt: Date
+    public let updatedAt: Date
+
+    public init(objectId: String, uniqueKey: String, firstName: String, lastName: String, mapString: String,
+                mediaURL: String, latitude: Double, longitude: Double, createdAt: Date, updatedAt: Date) {
+        self.objectId = objectId
+        self.uniqueKey = uniqueKey
+        self.firstName = firstName
+        self.lastName = lastName
+        self.mapString = mapString
+        self.mediaURL = mediaURL
+        self.latitude = latitude
+        self.longitude = longitude
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+
+    public init(_ location: StudentLocation) {
+        self.init(objectId: location.objectId, uniqueKey: location.uniqueKey, firstName: location.firstName,
+                  lastName: location.lastName, mapString: location.mapString, mediaURL: location.mediaURL,
+                  latitude: location.latitude, longitude: location.longitude, createdAt: location.createdAt,
+                  updatedAt: location.updatedAt)
+    }
+
+    /// "First Last" without stray spaces; "Someone" when the student gave no name at all.
+    public var fullName: String {
+        let name = [firstName, lastName]
+            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            .filter { !$0.isEmpty }
+            .joined(separator: " ")
+        return name.isEmpty ? "Someone" : name
+    }
+
+    /// The first letters of the first and last names, upper-cased ("AL"); "?" without names.
+    public var initials: String {
+        let letters = [firstName, lastName].compactMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).first }
+        return letters.isEmpty ? "?" : String(letters).uppercased()
+    }
+
+    /// The link if a browser may open it: http(s) with a host and no spaces. "example.com" (no scheme),
+    /// `javascript:`, `file:` and the like are nil, so the UI shows them as text that can't be opened.
+    public var link: URL? {
+        Self.openableLink(mediaURL)
+    }
+
+    /// Same rule as the server's validation, so a link the server accepts is one the UI can open.
+    public static func openableLink(_ text: String) -> URL? {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.contains(where: \.isWhitespace),
+              let components = URLComponents(string: trimmed),
+              let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = components.host, !host.isEmpty else { return nil }
+        return URL(string: trimmed)
+    }
+
+    /// What a new posting from this student would send to keep everything but the place and link.
+    public var posting: StudentLocationPosting {
+        StudentLocationPosting(uniqueKey: uniqueKey, firstName: firstName, lastName: lastName, mapString: mapString,
+                               mediaURL: mediaURL, latitude: latitude, longitude: longitude)
+    }
+}
+
+/// A list entry read field by field: Udacity's shared data has nulls and missing fields, and one bad
+/// entry must not hide the other 99. Entries without an id or a usable coordinate are dropped.
+struct TolerantStudentLocation: Decodable {
+    let information: StudentInformation?
+
+    private enum Key: String, CodingKey {
+        case objectId, uniqueKey, firstName, lastName, mapString, mediaURL, latitude, longitude, createdAt, updatedAt
+    }
+
+    init(from decoder: any Decoder) throws {
+        guard let container = try? decoder.container(keyedBy: Key.self) else {
+            information = nil
+            return
+        }
+        func text(_ key: Key) -> String { (try? container.decodeIfPresent(String.self, forKey: key)) ?? "" }
+        func number(_ key: Key) -> Double? { try? container.decodeIfPresent(Double.self, forKey: key) }
+        func date(_ key: Key) -> Date? {
+            guard let value = try? container.decodeIfPresent(String.self, forKey: key) else { return nil }
+            return OnTheMapDateFormat.date(from: value)
+        }
+        let objectId = text(.objectId)
+        guard !objectId.isEmpty, let latitude = number(.latitude), let longitude = number(.longitude),
+              (-90...90).contains(latitude), (-180...180).contains(longitude) else {
+            information = nil
+            return
+        }
+        let updatedAt = date(.updatedAt) ?? date(.createdAt) ?? .distantPast
+        information = StudentInformation(
+            objectId: objectId, uniqueKey: text(.uniqueKey), firstName: text(.firstName), lastName: text(.lastName),
+            mapString: text(.mapString), mediaURL: text(.mediaURL), latitude: latitude, longitude: longitude,
+            createdAt: date(.createdAt) ?? updatedAt, updatedAt: updatedAt)
+    }
+}
+
+/// `{"results": [...]}`, tolerant of bad entries (see `TolerantStudentLocation`).
+struct TolerantStudentLocationList: Decodable {
+    let results: [TolerantStudentLocation]
+    var students: [StudentInformation] { results.compactMap(\.information) }
+}
