@@ -1,0 +1,67 @@
+import Foundation
+import Logging
+
+/// Turns what a person typed ("Mountain View", "Paris, TX", "1600 Amphitheatre Parkway, Mountain View")
+/// into one place, offline when it can and through Nominatim when it must.
+///
+/// 1. A city name (optionally with ", State", ", Country" or ", CC") is answered from `OfflineCities`:
+///    instant, no request spent, works offline.
+/// 2. Anything else goes to Nominatim.
+/// 3. When Nominatim can't be reached or fails, a part of the text that names a city
+///    ("…, Mountain View, CA") gives an approximate place from `OfflineCities`; otherwise its error is thrown.
+public final class PlaceFinder: Sendable {
+    private let offline: OfflineCities
+    private let online: NominatimGeocoder?
+    private let logger: Logger
+
+    /// `online` nil means cities only (no geocoder configured).
+    public init(offline: OfflineCities, online: NominatimGeocoder?,
+                logger: Logger = Logger(label: "places.finder")) {
+        self.offline = offline
+        self.online = online
+        self.logger = logger
+    }
+
+    /// The best match for `text`, or throws `PlaceSearchError` (or `CancellationError`).
+    /// `@concurrent` because the offline search blocks for a moment: never on the caller's (main) actor.
+    @concurrent public func find(_ text: String) async throws -> Place {
+        let query = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !query.isEmpty else { throw PlaceSearchError.notFound(query: query) }
+
+        if let city = offline.search(query, limit: 1).first {
+            logger.debug("Found offline", metadata: ["source": "offlineCities"])
+            return city
+        }
+        guard let online else {
+            if let city = cityNamed(within: query) { return city }
+            throw PlaceSearchError.geocoderUnreachable(query: query)
+        }
+        do {
+            if let place = try await online.search(query, limit: 1).first { return place }
+            throw PlaceSearchError.notFound(query: query)
+        } catch let error as PlaceSearchError {
+            switch error {
+            case .notFound:
+                throw error
+            case .geocoderUnreachable, .geocoderFailed:
+                // The case only: the message holds what the person typed, which may be their address.
+                let reason = if case .geocoderUnreachable = error { "unreachable" } else { "failed" }
+                logger.info("Nominatim unavailable; looking for a city in the text", metadata: ["reason": "\(reason)"])
+                if let city = cityNamed(within: query) { return city }
+                throw error
+            }
+        }
+    }
+
+    /// The first city named by a trailing part of an address: "1600 Amphitheatre Parkway, Mountain View, CA"
+    /// tries "Amphitheatre…, Mountain View, CA", then "Mountain View, CA" (found), then "CA".
+    private func cityNamed(within query: String) -> Place? {
+        let parts = query.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parts.count > 1 else { return nil }
+        for start in 1..<parts.count {
+            let tail = parts[start...].joined(separator: ", ")
+            if let city = offline.search(tail, limit: 1).first { return city }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,333 @@
+#!/usr/bin/env python3
+"""A Nominatim-compatible HTTP server for place-search tests (standard library only).
+
+    python3 nominatim_server.py [--port 0] [--host 127.0.0.1] [--exit-on-stdin-eof] [--places FILE]
+
+Prints the port it listens on as the first line of stdout (then flushes), and serves until
+SIGTERM/SIGINT, or until stdin closes when --exit-on-stdin-eof is given (so a crashed test run
+leaves no server behind). This command line is relied on by other test suites: keep it stable.
+
+  --places FILE   a JSON list of {"query", "lat", "lon", "display_name"} (optional "category",
+                  "type") added to the built-in table below.
+
+Nominatim's API (what the apps use):
+  GET /search?q=TEXT&format=jsonv2[&limit=N]
+        200 with a JSON list of matches, [] when nothing matches. lat and lon are STRINGS, as on
+        the real server. A table entry matches when its query, compared case- and
+        space-insensitively, equals q or is contained in it ("…, Mountain View, CA 94043" finds
+        "1600 Amphitheatre Parkway, Mountain View"). format=json names "category" "class".
+        A missing or unknown format gets 400 with {"error": …}, as Nominatim does.
+  GET /reverse?lat=…&lon=…&format=jsonv2
+        the nearest table entry within 5 km as one object, else {"error": "Unable to geocode"}.
+  GET /status   "OK"
+
+Test controls (GET or POST; never recorded):
+  /__requests              JSON list of every API request so far, oldest first:
+                           {"time": unix seconds (float), "path", "q", "query": {name: value},
+                            "user_agent", "accept_language", "status"}
+  /__fail?status=500       every following API request answers that HTTP status (an HTML page)
+  /__fail?mode=badjson     … answers 200 with truncated JSON
+  /__fail?mode=html        … answers 200 with an HTML page
+  /__fail?mode=slow&seconds=3   … waits that long, then answers normally
+        optional &times=N: only the next N requests fail (default: all until /__ok)
+  /__ok                    answer normally again
+  /__reset                 answer normally and forget the recorded requests
+  /__places  (POST)        a JSON list like --places FILE, added to the table
+"""
+
+import argparse
+import json
+import math
+import os
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlsplit
+
+BUILT_IN_PLACES = [
+    {"query": "1600 Amphitheatre Parkway, Mountain View", "lat": 37.4220, "lon": -122.0841,
+     "display_name": "Google Building 41, 1600, Amphitheatre Parkway, Mountain View, Santa Clara County, "
+                     "California, 94043, United States",
+     "category": "building", "type": "office"},
+    {"query": "Eiffel Tower", "lat": 48.8584, "lon": 2.2945,
+     "display_name": "Tour Eiffel, 5, Avenue Anatole France, Quartier du Gros-Caillou, Paris 7e Arrondissement, "
+                     "Paris, Île-de-France, France métropolitaine, 75007, France",
+     "category": "tourism", "type": "attraction"},
+    {"query": "Udacity, 2465 Latham Street", "lat": 37.3996, "lon": -122.1083,
+     "display_name": "2465, Latham Street, Mountain View, Santa Clara County, California, 94040, United States",
+     "category": "building", "type": "yes"},
+    {"query": "Brandenburger Tor", "lat": 52.5163, "lon": 13.3777,
+     "display_name": "Brandenburger Tor, Pariser Platz, Mitte, Berlin, 10117, Deutschland",
+     "category": "historic", "type": "monument"},
+]
+
+HTML = b"<!DOCTYPE html><html><head><title>Error</title></head><body>Internal Server Error</body></html>"
+
+
+def normalize(text):
+    return " ".join(text.lower().split())
+
+
+class State:
+    """The table, the failure mode and the request log, guarded by one lock."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.places = []
+        self.requests = []
+        self.failure = None  # {"status": int} or {"mode": str, ...}, plus "times" (None: until /__ok)
+
+    def add_places(self, entries):
+        with self.lock:
+            for entry in entries:
+                self.places.append({
+                    "id": len(self.places),
+                    "query": str(entry["query"]),
+                    "lat": float(entry["lat"]),
+                    "lon": float(entry["lon"]),
+                    "display_name": str(entry.get("display_name") or entry["query"]),
+                    "category": str(entry.get("category", "place")),
+                    "type": str(entry.get("type", "yes")),
+                })
+
+    def take_failure(self):
+        with self.lock:
+            failure = self.failure
+            if failure is None:
+                return None
+            if failure.get("times") is not None:
+                failure["times"] -= 1
+                if failure["times"] <= 0:
+                    self.failure = None
+            return dict(failure)
+
+    def matches(self, q):
+        wanted = normalize(q)
+        if not wanted:
+            return []
+        with self.lock:
+            exact = [p for p in self.places if normalize(p["query"]) == wanted]
+            inside = [p for p in self.places if normalize(p["query"]) in wanted and p not in exact]
+        return exact + inside
+
+
+STATE = State()
+
+
+def result(place, rank, format_name):
+    """One entry shaped like Nominatim's (lat/lon as strings, boundingbox as strings)."""
+    lat, lon = place["lat"], place["lon"]
+    entry = {
+        "place_id": 100000 + place["id"],
+        "licence": "Data © OpenStreetMap contributors, ODbL 1.0. http://osm.org/copyright",
+        "osm_type": "way",
+        "osm_id": 200000 + place["id"],
+        "lat": "%.7f" % lat,
+        "lon": "%.7f" % lon,
+        "place_rank": 30,
+        "importance": round(0.5 - rank * 0.01, 4),
+        "addresstype": place["type"],
+        "name": place["query"].split(",")[0],
+        "display_name": place["display_name"],
+        "boundingbox": ["%.7f" % (lat - 0.001), "%.7f" % (lat + 0.001),
+                        "%.7f" % (lon - 0.001), "%.7f" % (lon + 0.001)],
+    }
+    entry["category" if format_name == "jsonv2" else "class"] = place["category"]
+    entry["type"] = place["type"]
+    return entry
+
+
+def distance_km(lat1, lon1, lat2, lon2):
+    p1, p2 = math.radians(lat1), math.radians(lat2)
+    dp, dl = p2 - p1, math.radians(lon2 - lon1)
+    a = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
+    return 6371 * 2 * math.asin(math.sqrt(a))
+
+
+class Handler(BaseHTTPRequestHandler):
+    server_version = "FakeNominatim/1.0"
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def send_body(self, status, body, content_type):
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Access-Control-Allow-Origin", "*")
+        self.end_headers()
+        self.wfile.write(body)
+        entry = getattr(self, "log_entry", None)
+        if entry is not None:
+            with STATE.lock:
+                entry["status"] = status
+
+    def send_json(self, obj, status=200):
+        self.send_body(status, json.dumps(obj, ensure_ascii=False).encode("utf-8"), "application/json; charset=utf-8")
+
+    def do_GET(self):
+        self.route()
+
+    def do_POST(self):
+        self.route()
+
+    def route(self):
+        try:
+            parts = urlsplit(self.path)
+            query = {name: values[-1] for name, values in parse_qs(parts.query, keep_blank_values=True).items()}
+            body = b""
+            if self.command == "POST":
+                body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+            path = parts.path.rstrip("/") or "/"
+            if path.startswith("/__"):
+                self.control(path, query, body)
+            else:
+                self.api(path, query)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+    # MARK: test controls
+
+    def control(self, path, query, body):
+        if path == "/__requests":
+            with STATE.lock:
+                requests = json.loads(json.dumps(STATE.requests))
+            self.send_json(requests)
+        elif path == "/__fail":
+            try:
+                failure = {
+                    "mode": query.get("mode", "status"),
+                    "status": int(query.get("status", "500")),
+                    "seconds": float(query.get("seconds", "3")),
+                    "times": int(query["times"]) if "times" in query else None,
+                }
+            except ValueError as error:
+                self.send_json({"ok": False, "error": str(error)}, status=400)
+                return
+            with STATE.lock:
+                STATE.failure = failure
+            self.send_json({"ok": True, "failure": failure})
+        elif path == "/__ok":
+            with STATE.lock:
+                STATE.failure = None
+            self.send_json({"ok": True})
+        elif path == "/__reset":
+            with STATE.lock:
+                STATE.failure = None
+                STATE.requests = []
+            self.send_json({"ok": True})
+        elif path == "/__places" and self.command == "POST":
+            try:
+                STATE.add_places(json.loads(body or b"[]"))
+            except (ValueError, KeyError, TypeError) as error:
+                self.send_json({"ok": False, "error": str(error)}, status=400)
+                return
+            self.send_json({"ok": True})
+        else:
+            self.send_json({"error": "unknown control %s" % path}, status=404)
+
+    # MARK: Nominatim
+
+    def api(self, path, query):
+        self.log_entry = {
+            "time": time.time(),
+            "path": path,
+            "q": query.get("q"),
+            "query": query,
+            "user_agent": self.headers.get("User-Agent"),
+            "accept_language": self.headers.get("Accept-Language"),
+            "status": None,
+        }
+        with STATE.lock:
+            STATE.requests.append(self.log_entry)
+
+        if path in ("/search", "/reverse"):
+            failure = STATE.take_failure()
+            if failure:
+                mode = failure["mode"]
+                if mode == "badjson":
+                    self.send_body(200, b'[{"lat": "48.85", "lon": ', "application/json")
+                    return
+                if mode == "html":
+                    self.send_body(200, HTML, "text/html")
+                    return
+                if mode == "slow":
+                    time.sleep(failure["seconds"])
+                else:
+                    self.send_body(failure["status"], HTML, "text/html")
+                    return
+
+        if path == "/status":
+            self.send_body(200, b"OK", "text/plain")
+            return
+        format_name = query.get("format")
+        if path in ("/search", "/reverse") and format_name not in ("json", "jsonv2"):
+            self.send_json({"error": {"code": 400, "message": "Parameter 'format' must be json or jsonv2 here"}},
+                           status=400)
+        elif path == "/search":
+            try:
+                limit = max(1, min(int(query.get("limit", "10")), 40))
+            except ValueError:
+                limit = 10
+            found = STATE.matches(query.get("q", ""))[:limit]
+            self.send_json([result(place, rank, format_name) for rank, place in enumerate(found)])
+        elif path == "/reverse":
+            self.reverse(query, format_name)
+        else:
+            self.send_json({"error": {"code": 404, "message": "Unknown path"}}, status=404)
+
+    def reverse(self, query, format_name):
+        try:
+            lat, lon = float(query["lat"]), float(query["lon"])
+        except (KeyError, ValueError):
+            self.send_json({"error": {"code": 400, "message": "Need coordinates"}}, status=400)
+            return
+        with STATE.lock:
+            nearby = sorted((distance_km(lat, lon, p["lat"], p["lon"]), p["id"], p) for p in STATE.places)
+        if not nearby or nearby[0][0] > 5:
+            self.send_json({"error": "Unable to geocode"})
+            return
+        self.send_json(result(nearby[0][2], 0, format_name))
+
+
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def handle_error(self, request, client_address):
+        pass  # clients that hang up (time-outs, cancellation) are expected
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--port", type=int, default=0, help="port to listen on (0: any free port)")
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--exit-on-stdin-eof", action="store_true",
+                        help="exit when stdin closes (so a crashed test run leaves no server behind)")
+    parser.add_argument("--places", metavar="FILE",
+                        help='JSON list of {"query", "lat", "lon", "display_name"} added to the built-in table')
+    options = parser.parse_args()
+
+    STATE.add_places(BUILT_IN_PLACES)
+    if options.places:
+        with open(options.places, encoding="utf-8") as places_file:
+            STATE.add_places(json.load(places_file))
+
+    server = Server((options.host, options.port), Handler)
+    print(server.server_address[1], flush=True)
+    if options.exit_on_stdin_eof:
+        def watch_stdin():
+            while sys.stdin.buffer.read(1024):
+                pass
+            os._exit(0)
+        threading.Thread(target=watch_stdin, daemon=True).start()
+    try:
+        server.serve_forever(poll_interval=0.05)
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    main()
