@@ -26,11 +26,16 @@ public func buildApplication(
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) throws -> some ApplicationProtocol {
     let store = try configuration.database.openStore(logger: logger)
-    let router = buildRouter(configuration: configuration, store: store)
+    let lists = LocationLists(store: store)
+    let router = buildRouter(configuration: configuration, store: store, lists: lists)
+    let serverName = "on-the-map-server"
     var application = Application(
         router: router,
+        server: .http1(configuration: .init(additionalChannelHandlers: [
+            CachedListHandler(lists: lists, serverName: serverName, logger: logger),
+        ])),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port),
-                             serverName: "on-the-map-server"),
+                             serverName: serverName),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
         logger: logger)
     if let postgres = store as? PostgresStudentStore { application.addServices(postgres.client) }
@@ -41,7 +46,8 @@ public func buildApplication(
     return application
 }
 
-func buildRouter(configuration: ServerConfiguration, store: any StudentStore) -> Router<OnTheMapRequestContext> {
+func buildRouter(configuration: ServerConfiguration, store: any StudentStore,
+                 lists: LocationLists) -> Router<OnTheMapRequestContext> {
     let router = Router(context: OnTheMapRequestContext.self)
     router.add(middleware: AccessLogMiddleware())
     router.add(middleware: ErrorBodyMiddleware(prefixed: false))
@@ -57,9 +63,7 @@ func buildRouter(configuration: ServerConfiguration, store: any StudentStore) ->
                   loginLimiter: AttemptLimiter(window: configuration.loginLimits.window),
                   limits: configuration.loginLimits, maximumBodySize: configuration.maximumBodySize,
                   clientAddress: clientAddress).add(to: router)
-    // Lists are what most requests ask for; other servers' writes may take 100 ms to show here.
-    let revisions = RevisionWatch(maximumAge: .milliseconds(100)) { try await store.locationsRevision() }
-    LocationRoutes(store: store, sessions: sessions, cache: LocationListCache(), revisions: revisions,
+    LocationRoutes(store: store, sessions: sessions, lists: lists,
                    allowAnonymousWrites: configuration.allowAnonymousWrites,
                    maximumBodySize: configuration.maximumBodySize).add(to: router)
     SignupPage(accounts: accounts, enabled: configuration.signupEnabled, limiter: AttemptLimiter(window: 3600),
@@ -97,12 +101,21 @@ struct AccessLogMiddleware: RouterMiddleware {
         let start = ContinuousClock.now
         let response = try await next(request, context)
         if context.logger.logLevel <= .info {
-            let elapsed = ContinuousClock.now - start
-            let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
-            context.logger.info("\(request.method) \(request.uri.path)", metadata: [
-                "status": "\(response.status.code)", "ms": "\(String(format: "%.1f", milliseconds))",
-            ])
+            AccessLog.record(context.logger, method: request.method, path: request.uri.path, status: response.status,
+                             since: start)
         }
         return response
+    }
+}
+
+/// The access log's line, written by `AccessLogMiddleware` and by `CachedListHandler` for the lists it answers.
+enum AccessLog {
+    static func record(_ logger: Logger, method: HTTPRequest.Method, path: String, status: HTTPResponse.Status,
+                       since start: ContinuousClock.Instant) {
+        let elapsed = ContinuousClock.now - start
+        let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
+        logger.info("\(method) \(path)", metadata: [
+            "status": "\(status.code)", "ms": "\(String(format: "%.1f", milliseconds))",
+        ])
     }
 }

@@ -4,11 +4,14 @@ import Synchronization
 
 /// Encoded `GET /v1/StudentLocation` answers, keyed by query and valid for one store revision. Reading the
 /// revision is one tiny query; reading and encoding 100 locations is most of the cost of a list, and lists
-/// dominate traffic. Bodies are kept as ByteBuffers, which responses share without copying. After a write, the first request for a query computes it and the others wait for that.
+/// dominate traffic. Bodies are kept as ByteBuffers, which responses share without copying. After a write, the
+/// first request for a query computes it and the others wait for that.
 final class LocationListCache: Sendable {
     private struct Entry {
         var revision: Int64
         var body: Task<ByteBuffer, any Error>
+        /// The body once computed, for `readyBody`, which cannot wait for the task.
+        var ready: ByteBuffer?
     }
 
     private let entries = Mutex<[LocationQuery: Entry]>([:])
@@ -24,7 +27,13 @@ final class LocationListCache: Sendable {
                 entries = entries.filter { $0.value.revision >= revision } // older revisions go first
                 if entries.count >= Self.capacity { entries.removeAll() }
             }
-            let task = Task { try await compute() }
+            let task = Task { [self] in
+                let body = try await compute()
+                self.entries.withLock { entries in
+                    if entries[query]?.revision == revision { entries[query]?.ready = body }
+                }
+                return body
+            }
             entries[query] = Entry(revision: revision, body: task)
             return task
         }
@@ -35,6 +44,14 @@ final class LocationListCache: Sendable {
                 if entries[query]?.revision == revision { entries[query] = nil } // let the next request retry
             }
             throw error
+        }
+    }
+
+    /// The body for `query` if one is already computed for `revision` (or later), without waiting.
+    func readyBody(for query: LocationQuery, revision: Int64) -> ByteBuffer? {
+        entries.withLock { entries in
+            guard let entry = entries[query], entry.revision >= revision else { return nil }
+            return entry.ready
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import NIOCore
 import NIOFoundationCompat
 import OnTheMapAPI
@@ -9,8 +10,7 @@ import OnTheMapAPI
 struct LocationRoutes: Sendable {
     let store: any StudentStore
     let sessions: SessionAuthority
-    let cache: LocationListCache
-    let revisions: RevisionWatch
+    let lists: LocationLists
     let allowAnonymousWrites: Bool
     let maximumBodySize: Int
 
@@ -23,14 +23,15 @@ struct LocationRoutes: Sendable {
     }
 
     private func list(_ request: Request) async throws -> Response {
+        let query = try Self.listQuery(request.uri)
+        return APIResponse.buffer(try await lists.body(for: query))
+    }
+
+    /// The list's query as this route and `CachedListHandler` both read it; invalid ones throw a 400.
+    static func listQuery(_ uri: URI) throws -> LocationQuery {
         var parameters: [String: String] = [:]
-        for (name, value) in request.uri.queryParameters { parameters[String(name)] = String(value) }
-        let query = try LocationValidation.query(parameters)
-        let revision = try await revisions.current()
-        let body = try await cache.body(for: query, revision: revision) { [store] in
-            ByteBuffer(data: try JSONEncoder.onTheMap().encode(StudentLocationList(results: try await store.locations(query))))
-        }
-        return APIResponse.buffer(body)
+        for (name, value) in uri.queryParameters { parameters[String(name)] = String(value) }
+        return try LocationValidation.query(parameters)
     }
 
     private func create(_ request: Request) async throws -> Response {
@@ -41,7 +42,7 @@ struct LocationRoutes: Sendable {
         let now = sessions.now()
         let location = StudentLocation(objectId: RandomToken.objectId(), posting: posting, createdAt: now, updatedAt: now)
         try await store.insertLocation(location)
-        revisions.invalidate()
+        lists.didWrite()
         return try APIResponse.json(StudentLocationCreated(createdAt: now, objectId: location.objectId))
     }
 
@@ -58,7 +59,7 @@ struct LocationRoutes: Sendable {
         guard try await store.updateLocation(objectId: objectId, with: posting, at: now) else {
             throw APIError(status: .notFound, message: "No student location has the objectId \(objectId).")
         }
-        revisions.invalidate()
+        lists.didWrite()
         return try APIResponse.json(StudentLocationUpdated(updatedAt: now))
     }
 

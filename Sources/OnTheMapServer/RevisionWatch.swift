@@ -5,12 +5,18 @@ import Synchronization
 /// list request. This server's own writes call `invalidate()`, so it always lists what it just wrote;
 /// writes through other servers sharing the database (or `user remove`) show within `maximumAge`.
 final class RevisionWatch: Sendable {
+    private struct Read {
+        var generation: Int
+        var startedAt: ContinuousClock.Instant
+        var task: Task<Int64, any Error>
+    }
+
     private struct State {
         var value: Int64?
         var checkedAt: ContinuousClock.Instant?
         /// Bumped by `invalidate()`; a read started before a bump is never taken as fresh.
         var generation = 0
-        var pending: (generation: Int, task: Task<Int64, any Error>)?
+        var pending: Read?
     }
 
     private let state = Mutex(State())
@@ -24,23 +30,29 @@ final class RevisionWatch: Sendable {
 
     func current() async throws -> Int64 {
         let now = ContinuousClock.now
-        let (known, task, generation) = state.withLock { state -> (Int64?, Task<Int64, any Error>?, Int) in
+        let (known, read) = state.withLock { state -> (Int64?, Read?) in
             if let value = state.value, let checkedAt = state.checkedAt, now - checkedAt < maximumAge {
-                return (value, nil, state.generation)
+                return (value, nil)
             }
-            if let pending = state.pending, pending.generation == state.generation {
-                return (nil, pending.task, state.generation)
-            }
-            let task = Task { [read] in try await read() }
-            state.pending = (state.generation, task)
-            return (nil, task, state.generation)
+            return (nil, startRead(&state, at: now))
         }
         if let known { return known }
-        let value = try await task!.value
-        state.withLock { state in
-            if state.pending?.generation == generation { state.pending = nil }
-            if state.generation == generation { (state.value, state.checkedAt) = (value, now) }
+        return try await finish(read!)
+    }
+
+    /// The revision `current()` would return without waiting for the database, or nil if it would wait.
+    /// For `CachedListHandler`, which answers on the event loop. Past half its age, the value is read again
+    /// in the background, so that steady traffic never finds it expired.
+    func currentIfFresh() -> Int64? {
+        let now = ContinuousClock.now
+        let (value, refresh) = state.withLock { state -> (Int64?, Read?) in
+            guard let value = state.value, let checkedAt = state.checkedAt, now - checkedAt < maximumAge else {
+                return (nil, nil)
+            }
+            let due = now - checkedAt >= maximumAge / 2 && state.pending?.generation != state.generation
+            return (value, due ? startRead(&state, at: now) : nil)
         }
+        if let refresh { Task { _ = try? await finish(refresh) } }
         return value
     }
 
@@ -49,5 +61,27 @@ final class RevisionWatch: Sendable {
             state.generation += 1
             state.checkedAt = nil
         }
+    }
+
+    /// The read in flight for this generation, or a new one.
+    private func startRead(_ state: inout State, at now: ContinuousClock.Instant) -> Read {
+        if let pending = state.pending, pending.generation == state.generation { return pending }
+        let read = Read(generation: state.generation, startedAt: now, task: Task { [read] in try await read() })
+        state.pending = read
+        return read
+    }
+
+    private func finish(_ read: Read) async throws -> Int64 {
+        defer {
+            state.withLock { state in
+                if state.pending?.task == read.task { state.pending = nil }
+            }
+        }
+        let value = try await read.task.value
+        state.withLock { state in
+            // Fresh from when the read started, unless a write invalidated it meanwhile.
+            if state.generation == read.generation { (state.value, state.checkedAt) = (value, read.startedAt) }
+        }
+        return value
     }
 }
