@@ -106,7 +106,7 @@ final class StudentListPage {
         gtk_box_pack_start(box.cast(), avatar, 0, 0, 0)
         gtk_box_pack_start(box.cast(), text, 1, 1, 0)
         if student.link != nil {
-            let open = gtk_image_new_from_icon_name("web-browser-symbolic", GTK_ICON_SIZE_BUTTON)!
+            let open = gtk_image_new_from_icon_name("go-next-symbolic", GTK_ICON_SIZE_BUTTON)!
             Widgets.addStyleClass(open, "dim-label")
             gtk_box_pack_end(box.cast(), open, 0, 0, 0)
         }
