@@ -315,17 +315,15 @@ final class AddLocationDialog {
     }
 }
 
-/// The link a student shares: an http(s) address with a host; a bare "example.com" gets https://.
+/// The link a student shares: what the list can open (`StudentInformation.openableLink`, the server's
+/// rule), with no user part and a real host name; a bare "example.com" gets https://.
 enum SharedLink {
     static func validated(_ text: String) -> String? {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty, !trimmed.contains(where: \.isWhitespace) else { return nil }
         // Only a text without any scheme ("mailto:", "javascript:") is taken for a bare host name.
         let hasScheme = trimmed.range(of: "^[A-Za-z][A-Za-z0-9+.-]*:", options: .regularExpression) != nil
-        let candidate = hasScheme ? trimmed : "https://" + trimmed
-        guard let url = URL(string: candidate), let scheme = url.scheme?.lowercased(),
-              ["http", "https"].contains(scheme), url.user == nil,
-              let host = url.host, host.contains(".") || host == "localhost" else {
+        guard !trimmed.isEmpty, let url = StudentInformation.openableLink(hasScheme ? trimmed : "https://" + trimmed),
+              url.user == nil, let host = url.host, host.contains(".") || host == "localhost" else {
             return nil
         }
         return url.absoluteString
