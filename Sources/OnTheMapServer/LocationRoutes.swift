@@ -42,7 +42,7 @@ struct LocationRoutes: Sendable {
         let now = sessions.now()
         let location = StudentLocation(objectId: RandomToken.objectId(), posting: posting, createdAt: now, updatedAt: now)
         try await store.insertLocation(location)
-        lists.didWrite()
+        await lists.didWrite()
         return try APIResponse.json(StudentLocationCreated(createdAt: now, objectId: location.objectId))
     }
 
@@ -59,7 +59,7 @@ struct LocationRoutes: Sendable {
         guard try await store.updateLocation(objectId: objectId, with: posting, at: now) else {
             throw APIError(status: .notFound, message: "No student location has the objectId \(objectId).")
         }
-        lists.didWrite()
+        await lists.didWrite()
         return try APIResponse.json(StudentLocationUpdated(updatedAt: now))
     }
 

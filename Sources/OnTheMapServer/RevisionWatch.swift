@@ -2,8 +2,9 @@ import Foundation
 import Synchronization
 
 /// The store's location revision, read from the database at most once per `maximumAge` instead of once per
-/// list request. This server's own writes call `invalidate()`, so it always lists what it just wrote;
-/// writes through other servers sharing the database (or `user remove`) show within `maximumAge`.
+/// list request. This server's own writes call `advance(to:)` (or `invalidate()`) before they are answered,
+/// so it always lists what it just wrote; writes through other servers sharing the database (or
+/// `user remove`) show within `maximumAge`.
 final class RevisionWatch: Sendable {
     private struct Read {
         var generation: Int
@@ -54,6 +55,16 @@ final class RevisionWatch: Sendable {
         }
         if let refresh { Task { _ = try? await finish(refresh) } }
         return value
+    }
+
+    /// Makes `revision`, read from the store after a write, current at once (unless a later one already is).
+    func advance(to revision: Int64) {
+        let now = ContinuousClock.now
+        state.withLock { state in
+            state.generation += 1 // a read started before the write must not replace this
+            state.value = max(state.value ?? revision, revision)
+            state.checkedAt = now
+        }
     }
 
     func invalidate() {
