@@ -31,9 +31,7 @@ public func buildApplication(
     let serverName = "on-the-map-server"
     var application = Application(
         router: router,
-        server: .http1(configuration: .init(additionalChannelHandlers: [
-            CachedListHandler(lists: lists, serverName: serverName, logger: logger),
-        ])),
+        server: .http1(listHandler: { CachedListHandler(lists: lists, serverName: serverName, logger: logger) }),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port),
                              serverName: serverName),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },

@@ -74,6 +74,17 @@ class CachedListTests: ServerTestCase {
         }
     }
 
+    func testAnHTTP10ListRequestGetsTheSameList() throws {
+        let path = "/v1/StudentLocation?limit=3"
+        let expected = try RawHTTPConnection(port: server.port).exchange(path)
+        let connection = try RawHTTPConnection(port: server.port)
+        try connection.send(RawHTTPConnection.request(path, version: "HTTP/1.0"))
+        let answer = try connection.readResponse()
+        XCTAssertEqual(answer.status, 200)
+        XCTAssertEqual(answer.body, expected.body)
+        XCTAssertEqual(try decode(answer).count, 3)
+    }
+
     func testPipelinedRequestsAreAnsweredInOrder() throws {
         let connection = try RawHTTPConnection(port: server.port)
         let list = "/v1/StudentLocation?limit=2"

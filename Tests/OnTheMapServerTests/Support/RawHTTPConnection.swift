@@ -40,8 +40,9 @@ final class RawHTTPConnection {
     deinit { close(socket) }
 
     /// A request's bytes: `GET path`, then `headers`, then `body` with its Content-Length.
-    static func request(_ path: String, method: String = "GET", headers: [String] = [], body: Data? = nil) -> Data {
-        var lines = ["\(method) \(path) HTTP/1.1", "Host: 127.0.0.1"] + headers
+    static func request(_ path: String, method: String = "GET", headers: [String] = [], body: Data? = nil,
+                        version: String = "HTTP/1.1") -> Data {
+        var lines = ["\(method) \(path) \(version)", "Host: 127.0.0.1"] + headers
         if let body { lines += ["Content-Type: application/json", "Content-Length: \(body.count)"] }
         return Data((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8) + (body ?? Data())
     }
