@@ -66,7 +66,7 @@ struct LocationRoutes: Sendable {
     /// The account key the request writes as; nil when anonymous writes are allowed (no check at all).
     private func writer(of request: Request) async throws -> String? {
         guard !allowAnonymousWrites else { return nil }
-        return try await sessions.authenticate(request, requireXSRF: true).stored.accountKey
+        return try await sessions.authenticate(request, xsrf: .checkedIfSent).stored.accountKey
     }
 
     private func requireOwnership(_ owner: String?, of uniqueKey: String) throws {

@@ -27,9 +27,19 @@ struct SessionAuthority: Sendable {
         return (id, session)
     }
 
-    /// The request's live session. `X-Session-Id` needs nothing more; the session cookie, which a browser
-    /// would send on a forged cross-site request too, also needs `X-XSRF-TOKEN` when `requireXSRF` (writes).
-    func authenticate(_ request: Request, requireXSRF: Bool) async throws -> AuthenticatedSession {
+    /// How a request authenticated by the session cookie (which a browser would also send on a forged
+    /// cross-site request) must show it comes from the page that logged in.
+    enum XSRFCheck {
+        /// `X-XSRF-TOKEN` must equal the `XSRF-TOKEN` cookie (logout, as Udacity's API documents).
+        case required
+        /// The header is checked if sent. For location writes, which Udacity-style clients send with the
+        /// cookie alone: they must be JSON, which a cross-site form cannot send without a CORS preflight this
+        /// server never grants, and the cookie is `SameSite=Lax`, so browsers leave it off cross-site posts.
+        case checkedIfSent
+    }
+
+    /// The request's live session. `X-Session-Id` needs nothing more; the session cookie needs `xsrf`.
+    func authenticate(_ request: Request, xsrf: XSRFCheck) async throws -> AuthenticatedSession {
         let headerName = HTTPField.Name(OnTheMapHTTP.sessionIdHeader)!
         let fromHeader = request.headers[headerName]
         let fromCookie = fromHeader == nil ? request.cookies[OnTheMapHTTP.sessionCookie]?.value : nil
@@ -39,9 +49,9 @@ struct SessionAuthority: Sendable {
             try await store.deleteSession(idHash: stored.idHash)
             throw APIError.expiredSession
         }
-        if fromCookie != nil && requireXSRF {
-            let sent = request.headers[HTTPField.Name(OnTheMapHTTP.xsrfHeader)!] ?? ""
-            guard RandomToken.constantTimeEqual(sent, stored.xsrfToken) else {
+        let sentXSRF = request.headers[HTTPField.Name(OnTheMapHTTP.xsrfHeader)!]
+        if fromCookie != nil && (xsrf == .required || sentXSRF != nil) {
+            guard RandomToken.constantTimeEqual(sentXSRF ?? "", stored.xsrfToken) else {
                 throw APIError(status: .forbidden, message: "Requests authenticated by the session cookie must "
                                + "send the XSRF-TOKEN cookie's value in the X-XSRF-TOKEN header.")
             }

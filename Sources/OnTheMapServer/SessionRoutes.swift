@@ -64,7 +64,7 @@ struct SessionRoutes: Sendable {
     }
 
     private func logout(_ request: Request) async throws -> Response {
-        let session = try await sessions.authenticate(request, requireXSRF: true)
+        let session = try await sessions.authenticate(request, xsrf: .required)
         try await sessions.end(session)
         let body = SessionEnded(session: SessionInfo(id: session.id, expiration: session.stored.expiresAt))
         return try APIResponse.json(body, prefixed: true, headers: sessions.clearingCookies())

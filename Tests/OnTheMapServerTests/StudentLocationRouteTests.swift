@@ -96,20 +96,31 @@ class StudentLocationRouteTests: ServerTestCase {
         try assertError(forged, 401)
     }
 
-    func testCookieAuthenticatedWritesNeedTheXSRFHeader() async throws {
+    func testTheSessionCookieAloneAuthenticatesAJSONWrite() async throws {
         try await server.addAccount(email: "ada@example.org")
         let (id, key, login) = try await client.session("ada@example.org")
         let xsrf = try XCTUnwrap(login.cookies[OnTheMapHTTP.xsrfCookie])
         let cookie = "\(OnTheMapHTTP.sessionCookie)=\(id); \(OnTheMapHTTP.xsrfCookie)=\(xsrf)"
         let body = try JSONEncoder.onTheMap().encode(StudentLocationPosting.sample(key: key))
 
-        let forged = try await client.send("POST", "/v1/StudentLocation", body: body, headers: ["Cookie": cookie])
-        try assertError(forged, 403, containing: "X-XSRF-TOKEN")
-        let allowed = try await client.send("POST", "/v1/StudentLocation", body: body,
-                                            headers: ["Cookie": cookie, "X-XSRF-TOKEN": xsrf])
-        XCTAssertEqual(allowed.status, 200, allowed.text)
+        // What a cross-site form could send with the cookie: not JSON, so refused before anything is written.
+        let formPost = try await client.send("POST", "/v1/StudentLocation", body: body, contentType: "text/plain",
+                                             headers: ["Cookie": cookie])
+        try assertError(formPost, 400, containing: "Content-Type: application/json")
+        let wrongToken = try await client.send("POST", "/v1/StudentLocation", body: body,
+                                               headers: ["Cookie": cookie, "X-XSRF-TOKEN": "guess"])
+        try assertError(wrongToken, 403, containing: "X-XSRF-TOKEN")
         let stored = try await client.list().count
-        XCTAssertEqual(stored, 1, "only the request with the token wrote")
+        XCTAssertEqual(stored, 0)
+
+        // A Udacity-style client: the cookie its login set, nothing else.
+        let cookieOnly = try await client.send("POST", "/v1/StudentLocation", body: body, headers: ["Cookie": cookie])
+        XCTAssertEqual(cookieOnly.status, 200, cookieOnly.text)
+        let withToken = try await client.send("POST", "/v1/StudentLocation", body: body,
+                                              headers: ["Cookie": cookie, "X-XSRF-TOKEN": xsrf])
+        XCTAssertEqual(withToken.status, 200, withToken.text)
+        let written = try await client.list().count
+        XCTAssertEqual(written, 2)
     }
 
     func testASessionCannotPostOrChangeSomeoneElsesLocation() async throws {
@@ -233,7 +244,7 @@ final class StudentLocationRoutePostgresTests: StudentLocationRouteTests {
     override func testLimitAndSkipPageThroughTheNewestFirst() async throws { try await super.testLimitAndSkipPageThroughTheNewestFirst() }
     override func testBadListParametersAre400() async throws { try await super.testBadListParametersAre400() }
     override func testWritesWithoutASessionAre401() async throws { try await super.testWritesWithoutASessionAre401() }
-    override func testCookieAuthenticatedWritesNeedTheXSRFHeader() async throws { try await super.testCookieAuthenticatedWritesNeedTheXSRFHeader() }
+    override func testTheSessionCookieAloneAuthenticatesAJSONWrite() async throws { try await super.testTheSessionCookieAloneAuthenticatesAJSONWrite() }
     override func testASessionCannotPostOrChangeSomeoneElsesLocation() async throws { try await super.testASessionCannotPostOrChangeSomeoneElsesLocation() }
     override func testUpdatingAnUnknownObjectIdIs404() async throws { try await super.testUpdatingAnUnknownObjectIdIs404() }
     override func testBadCoordinatesURLsAndLengthsAre400() async throws { try await super.testBadCoordinatesURLsAndLengthsAre400() }
