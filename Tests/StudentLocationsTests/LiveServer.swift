@@ -62,9 +62,11 @@ final class LiveServer: Sendable {
     /// The address as a person would type it on the login page, resolved as the app does.
     var apiURL: URL { try! ServerAddress.resolve("http://127.0.0.1:\(port)") }
 
-    func stop() async {
+    func stop(file: StaticString = #filePath, line: UInt = #line) async {
         task.cancel()
-        _ = await task.result
+        if !(await ends(task, within: .seconds(60))) {
+            XCTFail("The server did not stop within 60 s of being cancelled.", file: file, line: line)
+        }
         try? FileManager.default.removeItem(at: folder)
     }
 
@@ -134,5 +136,32 @@ final class CapturedLog: Sendable {
             let all = self.metadata.merging(metadata ?? [:]) { $1 }
             log.lines.withLock { $0.append("\(level) \(message) \(all)") }
         }
+    }
+}
+
+/// Whether `task` ends within `limit`. A server that does not stop then fails its test, naming the cause,
+/// instead of hanging the whole run.
+func ends(_ task: Task<Void, any Error>, within limit: Duration) async -> Bool {
+    var timer: Task<Void, Never>?
+    let ended = await withCheckedContinuation { continuation in
+        let once = Once(continuation)
+        Task { _ = await task.result; once.resume(true) }
+        timer = Task { try? await Task.sleep(for: limit); once.resume(false) }
+    }
+    timer?.cancel()
+    return ended
+}
+
+/// Resumes a continuation once, whichever of two tasks comes first.
+private final class Once: @unchecked Sendable { // the lock guards `continuation`
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<Bool, Never>?
+    init(_ continuation: CheckedContinuation<Bool, Never>) { self.continuation = continuation }
+    func resume(_ value: Bool) {
+        lock.lock()
+        let continuation = self.continuation
+        self.continuation = nil
+        lock.unlock()
+        continuation?.resume(returning: value)
     }
 }
