@@ -99,7 +99,10 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         // End to end over real HTTP on 127.0.0.1, against SQLite and a throw-away PostgreSQL cluster.
-        .testTarget(name: "OnTheMapServerTests", dependencies: ["OnTheMapServer", "OnTheMapAPI", "on-the-map-server"]),
+        // What the server suites (the server's own and its client's) share: waiting for a server with a limit.
+        .target(name: "ServerTestSupport", path: "Tests/ServerTestSupport"),
+        .testTarget(name: "OnTheMapServerTests",
+                    dependencies: ["OnTheMapServer", "OnTheMapAPI", "on-the-map-server", "ServerTestSupport"]),
 
         // MARK: On the Map desktop client (issue 10) — talks to the server only over HTTP.
         // The API client, `StudentInformation` and the observable student directory. No GTK.
@@ -111,7 +114,8 @@ let package = Package(
         .executableTarget(name: "on-the-map", dependencies: ["OnTheMapUI", "StudentLocations", "Places", "GLibSwift",
                                                            .product(name: "Logging", package: "swift-log")]),
         // Client tests against the real server, started in-process on 127.0.0.1.
-        .testTarget(name: "StudentLocationsTests", dependencies: ["StudentLocations", "OnTheMapAPI", "OnTheMapServer"]),
+        .testTarget(name: "StudentLocationsTests",
+                    dependencies: ["StudentLocations", "OnTheMapAPI", "OnTheMapServer", "ServerTestSupport"]),
         // libgeonames for real; Nominatim through a local Nominatim-compatible server (Python).
         .testTarget(name: "PlacesTests", dependencies: ["Places"], resources: [.copy("Server")]),
         .testTarget(name: "OnTheMapUITests", dependencies: ["OnTheMapUI", "MapView", "StudentLocations"]),
