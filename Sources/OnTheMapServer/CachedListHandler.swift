@@ -19,9 +19,10 @@ import NIOHTTPTypesHTTP1
 /// It only repeats the route's answer (same bytes and headers, same access log line) and decides nothing
 /// itself: any other route or method, a request body, a `Connection` header, a query the route refuses (its
 /// 400), or a request behind one Hummingbird is still answering (responses keep the requests' order) goes on
-/// to Hummingbird untouched; so does anything but HTTP/1.1 (1.0's connection rules are the router's). When the list is not encoded for the current revision (after a write), it
-/// waits for `LocationLists` as the route would, reading no more from the connection meanwhile; if that
-/// fails, the request goes on to Hummingbird, whose route answers the error.
+/// to Hummingbird untouched; so does anything but HTTP/1.1 (1.0's connection rules are the router's). When
+/// the list is not encoded for the current revision, it waits for `LocationLists` as the route would, reading
+/// no more from the connection meanwhile; if that fails, the request goes on to Hummingbird, whose route
+/// answers the error.
 final class CachedListHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart

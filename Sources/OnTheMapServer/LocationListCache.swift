@@ -68,8 +68,8 @@ final class LocationListCache: Sendable {
     /// The body for `query` if one is already computed for `revision` (or later), without waiting.
     func readyBody(for query: LocationQuery, revision: Int64) -> ByteBuffer? {
         entries.withLock { entries in
-            guard let ready = entries[query]?.ready, ready.revision >= revision else { return nil }
-            if entries[query]?.asked == false { entries[query]?.asked = true }
+            guard let entry = entries[query], let ready = entry.ready, ready.revision >= revision else { return nil }
+            if !entry.asked { entries[query]?.asked = true } // written once per refresh, not per request
             return ready.body
         }
     }
