@@ -24,8 +24,8 @@ public func buildApplication(
     configuration: ServerConfiguration,
     logger: Logger,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
-) throws -> some ApplicationProtocol {
-    let store = try configuration.database.openStore(logger: logger)
+) async throws -> some ApplicationProtocol {
+    let store = try await configuration.database.openStore(logger: logger)
     let lists = LocationLists(store: store)
     let router = buildRouter(configuration: configuration, store: store, lists: lists)
     let serverName = "on-the-map-server"
@@ -76,7 +76,7 @@ public func withMigratedStore<Result: Sendable>(
     _ location: DatabaseLocation, logger: Logger,
     _ body: @escaping @Sendable (any StudentStore) async throws -> Result
 ) async throws -> Result {
-    let store = try location.openStore(logger: logger)
+    let store = try await location.openStore(logger: logger)
     guard let postgres = store as? PostgresStudentStore else {
         try await store.migrate()
         return try await body(store)

@@ -7,7 +7,24 @@ public final class SQLiteStudentStore: StudentStore {
     private let pool: DatabasePool
 
     /// Opens (creating if needed) the database at `path`; `migrate()` creates the tables.
-    public init(path: String) throws {
+    ///
+    /// Opening switches a new file to WAL. When several processes (servers, `user add`) open one new file at
+    /// once, that switch can answer "database is locked" at once: SQLite calls no busy handler there. So the
+    /// open is tried again, for up to the same 10 s a busy write waits.
+    public static func open(path: String) async throws -> SQLiteStudentStore {
+        let deadline = ContinuousClock.now + openPatience
+        while true {
+            do {
+                return try SQLiteStudentStore(path: path)
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(Int.random(in: 5...25)))
+            }
+        }
+    }
+
+    private static let openPatience = Duration.seconds(10)
+
+    private init(path: String) throws {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10) // the CLI may write while a server runs
         configuration.prepareDatabase { db in

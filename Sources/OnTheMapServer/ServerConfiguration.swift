@@ -94,9 +94,9 @@ public enum DatabaseLocation: Sendable, CustomStringConvertible {
     }
 
     /// Opens the store; PostgreSQL's client must still be run as a service before use.
-    public func openStore(logger: Logger) throws -> any StudentStore {
+    public func openStore(logger: Logger) async throws -> any StudentStore {
         switch self {
-        case .sqlite(let path): try SQLiteStudentStore(path: path)
+        case .sqlite(let path): try await SQLiteStudentStore.open(path: path)
         case .postgres(let configuration): PostgresStudentStore(configuration: configuration, logger: logger)
         }
     }

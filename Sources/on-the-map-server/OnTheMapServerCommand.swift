@@ -97,7 +97,7 @@ struct Serve: AsyncParsableCommand {
         configuration.signupEnabled = !disableSignup
         configuration.sessionLifetime = sessionDays * 24 * 3600
         let host = configuration.host
-        let application = try buildApplication(configuration: configuration, logger: logger) { port in
+        let application = try await buildApplication(configuration: configuration, logger: logger) { port in
             logger.notice("Listening on http://\(host):\(port)", metadata: ["port": "\(port)"])
         }
         if configuration.allowAnonymousWrites {

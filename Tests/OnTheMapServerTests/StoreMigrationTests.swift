@@ -16,6 +16,20 @@ class StoreMigrationTests: ServerTestCase {
         XCTAssertEqual(again.status, 200, "sessions live in the database, not the process")
     }
 
+    /// Switching a new file to WAL answers "database is locked" at once to all but one of several openers (no
+    /// busy handler runs there); each must wait its turn instead of failing. A server that failed this way
+    /// once hung the test run. SQLite only (the PostgreSQL subclass does not repeat it).
+    func testStoresOpeningOneNewSQLiteFileAtOnceAllOpen() async throws {
+        for _ in 0..<20 {
+            let fresh = try DatabaseLocation(parsing: try TestStorage.sqlite.freshDatabase())
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<6 { group.addTask { _ = try await fresh.openStore(logger: TestServer.logger) } }
+                try await group.waitForAll()
+            }
+            removeIfSQLite(fresh)
+        }
+    }
+
     func testSeveralServersMigratingOneDatabaseAtOnceAllStart() async throws {
         await server.stop()
         let fresh = try DatabaseLocation(parsing: try Self.storage.freshDatabase())
