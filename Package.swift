@@ -99,8 +99,12 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         // End to end over real HTTP on 127.0.0.1, against SQLite and a throw-away PostgreSQL cluster.
-        // What the server suites (the server's own and its client's) share: waiting for a server with a limit.
-        .target(name: "ServerTestSupport", path: "Tests/ServerTestSupport"),
+        // What the server suites (the server's own and its client's) share: starting a server, and waiting for it
+        // to stop with a limit.
+        .target(name: "ServerTestSupport",
+                dependencies: ["OnTheMapServer", .product(name: "Logging", package: "swift-log"),
+                               .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+                path: "Tests/ServerTestSupport"),
         .testTarget(name: "OnTheMapServerTests",
                     dependencies: ["OnTheMapServer", "OnTheMapAPI", "on-the-map-server", "ServerTestSupport"]),
 

@@ -2,7 +2,6 @@ import Foundation
 import Logging
 import OnTheMapAPI
 import OnTheMapServer
-import ServiceLifecycle
 import StudentLocations
 import Synchronization
 import ServerTestSupport
@@ -35,21 +34,7 @@ final class LiveServer: Sendable {
         // Each reading is a second later, so locations written in a row have distinct, ordered times.
         let clock = TickingClock()
         configuration.now = { clock.tick() }
-        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let application = try buildApplication(configuration: configuration, logger: logger) { port in
-            portContinuation.yield(port)
-        }
-        let task = Task {
-            defer { portContinuation.finish() } // a server that fails to start must not leave the test waiting
-            let group = ServiceGroup(configuration: .init(services: [application], gracefulShutdownSignals: [],
-                                                          logger: logger))
-            try await group.run()
-        }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else {
-            if case .failure(let error) = await task.result { throw error }
-            throw LiveServerError("The server stopped before it listened.")
-        }
+        let (port, task) = try await runServer(configuration: configuration, logger: logger)
         return LiveServer(port: port, database: database, folder: folder, task: task)
     }
 

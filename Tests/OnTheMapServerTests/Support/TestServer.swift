@@ -2,7 +2,6 @@ import Foundation
 import Logging
 import OnTheMapAPI
 import OnTheMapServer
-import ServiceLifecycle
 import Synchronization
 import ServerTestSupport
 import XCTest
@@ -55,21 +54,7 @@ final class TestServer: Sendable {
         configuration.passwordHashCost = 4
         configuration.now = { clock.now }
         configure(&configuration)
-        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let application = try buildApplication(configuration: configuration, logger: logger) { port in
-            portContinuation.yield(port)
-        }
-        let task = Task {
-            defer { portContinuation.finish() } // a server that fails to start must not leave the test waiting
-            let group = ServiceGroup(configuration: .init(services: [application], gracefulShutdownSignals: [],
-                                                          logger: logger))
-            try await group.run()
-        }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else {
-            if case .failure(let error) = await task.result { throw error }
-            throw ClusterError("The server stopped before it listened.")
-        }
+        let (port, task) = try await runServer(configuration: configuration, logger: logger)
         return TestServer(port: port, database: database, task: task)
     }
 
