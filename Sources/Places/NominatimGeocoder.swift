@@ -67,8 +67,47 @@ public final class NominatimGeocoder: Sendable {
         ]
         // URLComponents leaves "+" as is, which servers read as a space: "Paris+Texas" would lose its meaning.
         components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
-        var request = URLRequest(url: components.url!, cachePolicy: .reloadIgnoringLocalCacheData,
-                                 timeoutInterval: Self.requestTimeout)
+        return identified(URLRequest(url: components.url!, cachePolicy: .reloadIgnoringLocalCacheData,
+                                     timeoutInterval: Self.requestTimeout))
+    }
+
+    /// What is at a point (`/reverse?format=jsonv2`), named the way a traveller says it: "Montmartre, Paris,
+    /// France" rather than the street address. Nil when Nominatim has nothing there (open sea).
+    /// Throws like `search`, with the coordinates as the query.
+    public func reverse(latitude: Double, longitude: Double) async throws -> Place? {
+        let label = String(format: "%.5f, %.5f", latitude, longitude)
+        await limiter.wait()
+        try Task.checkCancellation()
+        let data = try await send(reverseRequest(latitude: latitude, longitude: longitude), query: label)
+        if let refusal = try? JSONDecoder().decode(NominatimRefusal.self, from: data), refusal.error != nil {
+            return nil
+        }
+        guard let result = try? JSONDecoder().decode(NominatimResult.self, from: data),
+              let place = result.place else {
+            logger.info("Nominatim answer is not its JSON", metadata: ["bytes": "\(data.count)"])
+            throw PlaceSearchError.geocoderFailed(query: label, detail: "its answer was not the expected JSON")
+        }
+        return Place(name: result.travellersName ?? place.name, latitude: latitude, longitude: longitude,
+                     source: .nominatim)
+    }
+
+    /// The request `reverse` sends. Zoom 14 asks for the neighbourhood, not the house.
+    public func reverseRequest(latitude: Double, longitude: Double) -> URLRequest {
+        let base = endpoint.lastPathComponent == "reverse" ? endpoint : endpoint.appendingPathComponent("reverse")
+        var components = URLComponents(url: base, resolvingAgainstBaseURL: false)!
+        components.queryItems = [
+            URLQueryItem(name: "lat", value: String(format: "%.6f", latitude)),
+            URLQueryItem(name: "lon", value: String(format: "%.6f", longitude)),
+            URLQueryItem(name: "zoom", value: "14"),
+            URLQueryItem(name: "addressdetails", value: "1"),
+            URLQueryItem(name: "format", value: "jsonv2"),
+        ]
+        return identified(URLRequest(url: components.url!, cachePolicy: .reloadIgnoringLocalCacheData,
+                                     timeoutInterval: Self.requestTimeout))
+    }
+
+    private func identified(_ plain: URLRequest) -> URLRequest {
+        var request = plain
         request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         if let languages = Self.acceptLanguage() {
@@ -77,11 +116,12 @@ public final class NominatimGeocoder: Sendable {
         return request
     }
 
-    private func fetch(_ query: String, limit: Int) async throws -> [Place] {
+    /// The body of a 200 answer, or the error a person can act on.
+    private func send(_ request: URLRequest, query: String) async throws -> Data {
         let data: Data
         let response: URLResponse
         do {
-            (data, response) = try await session.data(for: request(for: query, limit: limit))
+            (data, response) = try await session.data(for: request)
         } catch let error as URLError where error.code == .cancelled {
             throw CancellationError()
         } catch let error as URLError {
@@ -97,6 +137,11 @@ public final class NominatimGeocoder: Sendable {
             logger.info("Nominatim answered with an error", metadata: ["status": "\(http.statusCode)"])
             throw PlaceSearchError.geocoderFailed(query: query, detail: Self.detail(forStatus: http.statusCode))
         }
+        return data
+    }
+
+    private func fetch(_ query: String, limit: Int) async throws -> [Place] {
+        let data = try await send(request(for: query, limit: limit), query: query)
         guard let results = try? JSONDecoder().decode([NominatimResult].self, from: data) else {
             logger.info("Nominatim answer is not its JSON", metadata: ["bytes": "\(data.count)"])
             throw PlaceSearchError.geocoderFailed(query: query, detail: "its answer was not the expected JSON")
@@ -141,9 +186,11 @@ struct NominatimResult: Decodable {
     var latitude: Double?
     var longitude: Double?
     var displayName: String?
+    /// `/reverse`'s parts of the place (`addressdetails=1`): "suburb", "city", "country", …
+    var address: [String: String]
 
     private enum CodingKeys: String, CodingKey {
-        case lat, lon
+        case lat, lon, address
         case displayName = "display_name"
     }
 
@@ -152,6 +199,27 @@ struct NominatimResult: Decodable {
         latitude = Self.coordinate(container, .lat)
         longitude = Self.coordinate(container, .lon)
         displayName = try? container.decode(String.self, forKey: .displayName)
+        address = (try? container.decode([String: String].self, forKey: .address)) ?? [:]
+    }
+
+    /// "Montmartre, Paris, France": the neighbourhood, the town and the country, each once; a US or Canadian
+    /// town also gets its state ("Springfield, Illinois, United States"). Nil without an address.
+    var travellersName: String? {
+        func first(_ keys: [String]) -> String? {
+            keys.lazy.compactMap { address[$0]?.trimmingCharacters(in: .whitespacesAndNewlines) }.first { !$0.isEmpty }
+        }
+        let town = first(["city", "town", "village", "hamlet", "municipality"])
+        let area = first(["neighbourhood", "quarter", "suburb", "city_district", "island", "county"])
+        let country = first(["country"])
+        let code = address["country_code"]?.lowercased()
+        let state = code == "us" || code == "ca" ? first(["state"]) : nil
+        var parts: [String] = []
+        for part in [area, town, state, country].compactMap({ $0 }) where !parts.contains(part) {
+            parts.append(part)
+        }
+        // A district named after its town and a number ("Paris 18e Arrondissement") says less than the town.
+        if let area, let town, area != town, area.hasPrefix(town + " "), parts.count > 1 { parts.removeAll { $0 == area } }
+        return parts.isEmpty ? nil : parts.joined(separator: ", ")
     }
 
     private static func coordinate(_ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) -> Double? {
@@ -168,6 +236,11 @@ struct NominatimResult: Decodable {
         return Place(name: name.isEmpty ? String(format: "%.4f, %.4f", latitude, longitude) : name,
                      latitude: latitude, longitude: longitude, source: .nominatim)
     }
+}
+
+/// `/reverse`'s answer where nothing is known: `{"error": "Unable to geocode"}`.
+struct NominatimRefusal: Decodable {
+    var error: String?
 }
 
 /// Answers per normalized query, including "nothing found", so a repeated search costs no request.

@@ -70,6 +70,7 @@ struct GeonamesCity: Sendable {
     var countryCode: String
     var latitude: Double
     var longitude: Double
+    var population: Int
 
     init?(index: gint) {
         guard index >= 0, let city = geonames_get_city(index) else { return nil }
@@ -80,6 +81,7 @@ struct GeonamesCity: Sendable {
         countryCode = String(cString: geonames_city_get_country_code(city))
         latitude = geonames_city_get_latitude(city)
         longitude = geonames_city_get_longitude(city)
+        population = Int(geonames_city_get_population(city))
         // The header declares a city to be a GVariant; its English name and state code have no getter,
         // so read them only when the tuple has the layout libgeonames 0.3 documents in its source.
         if String(cString: g_variant_get_type_string(city)) == "(sssssssudd)" {

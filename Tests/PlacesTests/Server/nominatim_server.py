@@ -8,7 +8,8 @@ SIGTERM/SIGINT, or until stdin closes when --exit-on-stdin-eof is given (so a cr
 leaves no server behind). This command line is relied on by other test suites: keep it stable.
 
   --places FILE   a JSON list of {"query", "lat", "lon", "display_name"} (optional "category",
-                  "type") added to the built-in table below.
+                  "type", and "address": an object like Nominatim's addressdetails) added to the
+                  built-in table below.
 
 Nominatim's API (what the apps use):
   GET /search?q=TEXT&format=jsonv2[&limit=N]
@@ -18,7 +19,8 @@ Nominatim's API (what the apps use):
         "1600 Amphitheatre Parkway, Mountain View"). format=json names "category" "class".
         A missing or unknown format gets 400 with {"error": …}, as Nominatim does.
   GET /reverse?lat=…&lon=…&format=jsonv2
-        the nearest table entry within 5 km as one object, else {"error": "Unable to geocode"}.
+        the nearest table entry within 5 km as one object (with its "address" unless
+        addressdetails=0, as on the real server), else {"error": "Unable to geocode"}.
   GET /status   "OK"
 
 Test controls (GET or POST; never recorded):
@@ -60,6 +62,14 @@ BUILT_IN_PLACES = [
     {"query": "Brandenburger Tor", "lat": 52.5163, "lon": 13.3777,
      "display_name": "Brandenburger Tor, Pariser Platz, Mitte, Berlin, 10117, Deutschland",
      "category": "historic", "type": "monument"},
+    {"query": "Montmartre", "lat": 48.8867, "lon": 2.3431,
+     "display_name": "Montmartre, Paris 18e Arrondissement, Paris, Île-de-France, France métropolitaine, "
+                     "75018, France",
+     "category": "place", "type": "quarter",
+     "address": {"quarter": "Montmartre", "suburb": "Paris 18e Arrondissement", "city": "Paris",
+                 "ISO3166-2-lvl6": "FR-75C", "state": "Île-de-France", "ISO3166-2-lvl4": "FR-IDF",
+                 "region": "France métropolitaine", "postcode": "75018", "country": "France",
+                 "country_code": "fr"}},
 ]
 
 HTML = b"<!DOCTYPE html><html><head><title>Error</title></head><body>Internal Server Error</body></html>"
@@ -89,6 +99,8 @@ class State:
                     "display_name": str(entry.get("display_name") or entry["query"]),
                     "category": str(entry.get("category", "place")),
                     "type": str(entry.get("type", "yes")),
+                    "address": {str(k): str(v) for k, v in entry["address"].items()}
+                    if isinstance(entry.get("address"), dict) else None,
                 })
 
     def take_failure(self):
@@ -115,8 +127,9 @@ class State:
 STATE = State()
 
 
-def result(place, rank, format_name):
-    """One entry shaped like Nominatim's (lat/lon as strings, boundingbox as strings)."""
+def result(place, rank, format_name, address=False):
+    """One entry shaped like Nominatim's (lat/lon as strings, boundingbox as strings); with `address`, the
+    "address" object addressdetails=1 asks for (when the table has one for the place)."""
     lat, lon = place["lat"], place["lon"]
     entry = {
         "place_id": 100000 + place["id"],
@@ -135,6 +148,8 @@ def result(place, rank, format_name):
     }
     entry["category" if format_name == "jsonv2" else "class"] = place["category"]
     entry["type"] = place["type"]
+    if address and place.get("address"):
+        entry["address"] = place["address"]
     return entry
 
 
@@ -272,7 +287,8 @@ class Handler(BaseHTTPRequestHandler):
             except ValueError:
                 limit = 10
             found = STATE.matches(query.get("q", ""))[:limit]
-            self.send_json([result(place, rank, format_name) for rank, place in enumerate(found)])
+            details = query.get("addressdetails") == "1"
+            self.send_json([result(place, rank, format_name, address=details) for rank, place in enumerate(found)])
         elif path == "/reverse":
             self.reverse(query, format_name)
         else:
@@ -289,7 +305,8 @@ class Handler(BaseHTTPRequestHandler):
         if not nearby or nearby[0][0] > 5:
             self.send_json({"error": "Unable to geocode"})
             return
-        self.send_json(result(nearby[0][2], 0, format_name))
+        # Nominatim's /reverse gives address details unless addressdetails=0.
+        self.send_json(result(nearby[0][2], 0, format_name, address=query.get("addressdetails", "1") != "0"))
 
 
 class Server(ThreadingHTTPServer):
@@ -307,7 +324,7 @@ def main():
     parser.add_argument("--exit-on-stdin-eof", action="store_true",
                         help="exit when stdin closes (so a crashed test run leaves no server behind)")
     parser.add_argument("--places", metavar="FILE",
-                        help='JSON list of {"query", "lat", "lon", "display_name"} added to the built-in table')
+                        help='JSON list of {"query", "lat", "lon", "display_name", ["address"]} added to the built-in table')
     options = parser.parse_args()
 
     STATE.add_places(BUILT_IN_PLACES)

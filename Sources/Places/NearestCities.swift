@@ -1,0 +1,140 @@
+import CGeonames
+import Foundation
+
+/// Names a point on Earth with no network, after the nearest of libgeonames' ~24,000 cities: a pin's
+/// name the moment it is dropped, and its name for good when Nominatim cannot be asked.
+///
+/// The cities go once into a k-d tree over points on the unit sphere (straight-line distance there orders
+/// points as great-circle distance does, with no special case at the poles or the date line), so each
+/// lookup visits a handful of cities instead of all of them. Building takes tens of milliseconds and reads
+/// libgeonames synchronously: the first lookup belongs off the main thread, like every lookup.
+public final class NearestCities: Sendable {
+    /// Built on first use, once for the process.
+    public static let shared = NearestCities(cities: (0..<max(0, Int(geonames_get_n_cities())))
+        .compactMap { GeonamesCity(index: gint($0)) })
+
+    private let cities: [GeonamesCity]
+    private let tree: SphereTree
+
+    init(cities: [GeonamesCity]) {
+        self.cities = cities
+        tree = SphereTree(points: cities.map { SpherePoint(latitude: $0.latitude, longitude: $0.longitude) })
+    }
+
+    /// How many cities the index holds (0 when libgeonames has no data).
+    public var count: Int { cities.count }
+
+    /// The city a point belongs to and how far it is from the city's centre; nil only when there are no cities.
+    ///
+    /// Not simply the nearest: a point in Montmartre is nearer the centre of Saint-Ouen than of Paris, but
+    /// in Paris. Of the nearest few, the one whose size (its population's square root, as a radius) covers the
+    /// point best wins.
+    public func nearest(latitude: Double, longitude: Double) -> (city: Place, kilometres: Double)? {
+        let candidates = tree.nearest(to: SpherePoint(latitude: latitude, longitude: longitude), count: 12)
+        let scored = candidates.map { candidate in
+            let kilometres = SpherePoint.kilometres(chord: candidate.chord)
+            return (index: candidate.index, kilometres: kilometres,
+                    reach: kilometres / Self.radius(population: cities[candidate.index].population))
+        }
+        guard let best = scored.min(by: { $0.reach < $1.reach }) else { return nil }
+        return (cities[best.index].place, best.kilometres)
+    }
+
+    /// A rough radius for a city of this size: about 6 km for Paris's two million, 1 km for 60,000 people.
+    static func radius(population: Int) -> Double {
+        max(0.5, 0.004 * Double(max(population, 1)).squareRoot())
+    }
+
+    /// What a pin at this point is called offline: the city itself within `nearby` kilometres
+    /// ("Paris, Île-de-France, France"), else the distance from it ("120 km from Reykjavík, Iceland"), since
+    /// the sea and the wilds have no city of their own. Nil only when there are no cities at all.
+    public func name(latitude: Double, longitude: Double, nearby: Double = 25) -> String? {
+        guard let (city, kilometres) = nearest(latitude: latitude, longitude: longitude) else { return nil }
+        if kilometres <= nearby { return city.name }
+        let rounded = kilometres < 100 ? Int(kilometres.rounded()) : Int((kilometres / 10).rounded()) * 10
+        return "\(rounded.formatted()) km from \(city.name)"
+    }
+}
+
+/// A point on the unit sphere.
+struct SpherePoint {
+    var x: Double, y: Double, z: Double
+
+    init(latitude: Double, longitude: Double) {
+        let φ = latitude * .pi / 180, λ = longitude * .pi / 180
+        x = cos(φ) * cos(λ)
+        y = cos(φ) * sin(λ)
+        z = sin(φ)
+    }
+
+    subscript(axis: Int) -> Double { axis == 0 ? x : axis == 1 ? y : z }
+
+    func squaredDistance(to other: SpherePoint) -> Double {
+        let dx = x - other.x, dy = y - other.y, dz = z - other.z
+        return dx * dx + dy * dy + dz * dz
+    }
+
+    /// The great-circle distance on Earth for a straight-line (chord) distance on the unit sphere.
+    static func kilometres(chord: Double) -> Double {
+        6371.0088 * 2 * asin(min(1, chord / 2))
+    }
+}
+
+/// A static 3-d tree: the points' indices arranged so that each subrange's middle element splits it on
+/// one axis (cycling x, y, z). No per-node allocation; the search prunes a side whose split plane is farther
+/// than the k-th best so far.
+struct SphereTree {
+    private let points: [SpherePoint]
+    private var order: [Int]
+
+    init(points: [SpherePoint]) {
+        self.points = points
+        order = Array(points.indices)
+        build(0, order.count, axis: 0)
+    }
+
+    private mutating func build(_ start: Int, _ end: Int, axis: Int) {
+        guard end - start > 1 else { return }
+        let middle = (start + end) / 2
+        let points = self.points
+        order[start..<end].sort { points[$0][axis] < points[$1][axis] }
+        build(start, middle, axis: (axis + 1) % 3)
+        build(middle + 1, end, axis: (axis + 1) % 3)
+    }
+
+    /// The `count` points nearest `target` (nearest first), with their straight-line distances.
+    func nearest(to target: SpherePoint, count: Int = 1) -> [(index: Int, chord: Double)] {
+        guard !order.isEmpty, count > 0 else { return [] }
+        var best = Nearest(capacity: count)
+        search(0, order.count, axis: 0, target, &best)
+        return best.found.map { ($0.index, $0.squared.squareRoot()) }
+    }
+
+    /// The best `capacity` so far, nearest first.
+    struct Nearest {
+        let capacity: Int
+        var found: [(index: Int, squared: Double)] = []
+
+        /// What a farther subtree must beat to matter.
+        var bound: Double { found.count < capacity ? .infinity : found[found.count - 1].squared }
+
+        mutating func offer(_ index: Int, _ squared: Double) {
+            guard squared < bound else { return }
+            let position = found.firstIndex { $0.squared > squared } ?? found.count
+            found.insert((index, squared), at: position)
+            if found.count > capacity { found.removeLast() }
+        }
+    }
+
+    private func search(_ start: Int, _ end: Int, axis: Int, _ target: SpherePoint, _ best: inout Nearest) {
+        guard start < end else { return }
+        let middle = (start + end) / 2
+        let index = order[middle]
+        best.offer(index, points[index].squaredDistance(to: target))
+        let offset = target[axis] - points[index][axis]
+        let next = (axis + 1) % 3
+        let (near, far) = offset < 0 ? ((start, middle), (middle + 1, end)) : ((middle + 1, end), (start, middle))
+        search(near.0, near.1, axis: next, target, &best)
+        if offset * offset < best.bound { search(far.0, far.1, axis: next, target, &best) }
+    }
+}
