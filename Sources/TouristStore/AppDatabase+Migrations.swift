@@ -95,6 +95,15 @@ extension AppDatabase {
             }
         }
 
+        migrator.registerMigration("v4-place-names") { db in
+            // A pin's human name: offline from the nearest city at once, refined online later (once).
+            try db.alter(table: "pin") { t in
+                t.add(column: "place_name", .text)
+                t.add(column: "place_name_source", .text)
+                    .check { [PlaceNameSource.offline.rawValue, PlaceNameSource.online.rawValue].contains($0) }
+            }
+        }
+
         // Migrations for future versions go here.
 
         return migrator

@@ -177,11 +177,7 @@ extension AppDatabase {
     ///
     /// - throws: `StoreError.pinNotFound` if the pin was deleted.
     public func movePin(id: Int64, latitude: Double, longitude: Double) throws {
-        try write { db in
-            let count = try Pin.filter(id: id).updateAll(
-                db, Pin.Columns.latitude.set(to: latitude), Pin.Columns.longitude.set(to: longitude))
-            if count == 0 { throw StoreError.pinNotFound(id: id) }
-        }
+        try movePin(id: id, latitude: latitude, longitude: longitude, clearingAlbum: false)
     }
 
     /// Moves a pin and, when `clearingAlbum` and the move is meaningful (`AlbumPlace`), forgets its
@@ -194,9 +190,11 @@ extension AppDatabase {
             guard let old = try Pin.fetchOne(db, id: id) else { throw StoreError.pinNotFound(id: id) }
             try Pin.filter(id: id).updateAll(
                 db, Pin.Columns.latitude.set(to: latitude), Pin.Columns.longitude.set(to: longitude))
-            if clearingAlbum && !AlbumPlace.isSame((old.latitude, old.longitude), (latitude, longitude)) {
-                try Self.clearAlbum(ofPin: id, db)
-            }
+            guard !AlbumPlace.isSame((old.latitude, old.longitude), (latitude, longitude)) else { return }
+            // Somewhere else now: the old name is wrong, and the namer names it again.
+            try Pin.filter(id: id).updateAll(
+                db, Pin.Columns.placeName.set(to: nil), Pin.Columns.placeNameSource.set(to: nil))
+            if clearingAlbum { try Self.clearAlbum(ofPin: id, db) }
         }
     }
 
@@ -213,6 +211,37 @@ extension AppDatabase {
     /// The pin, or nil if it does not exist.
     public func pin(id: Int64) throws -> Pin? {
         try read { db in try Pin.fetchOne(db, id: id) }
+    }
+
+    // MARK: Place names
+
+    /// Names the pin if it is still where it was when the name was looked up (a move in between makes
+    /// the name wrong), and never replaces an online name with an offline one. Returns whether it did.
+    @discardableResult
+    public func namePin(id: Int64, _ name: String, source: PlaceNameSource, at latitude: Double,
+                        _ longitude: Double) throws -> Bool {
+        try write { db in
+            var request = Pin.filter(id: id)
+                .filter(Pin.Columns.latitude == latitude && Pin.Columns.longitude == longitude)
+            if source == .offline { request = request.filter(Pin.Columns.placeNameSource == nil) }
+            return try request.updateAll(db, Pin.Columns.placeName.set(to: name),
+                                         Pin.Columns.placeNameSource.set(to: source.rawValue)) > 0
+        }
+    }
+
+    /// Up to `limit` pins still to name, newest first: with no name at all (`.offline`), or without an
+    /// online name (`.online`) and not among `skipping`.
+    public func pinsToName(_ wanted: PlaceNameSource, limit: Int, skipping: Set<Int64> = []) throws -> [Pin] {
+        try read { db in
+            var request = Pin.order(Pin.Columns.id.desc)
+            switch wanted {
+            case .offline: request = request.filter(Pin.Columns.placeNameSource == nil)
+            case .online: request = request.filter(Pin.Columns.placeNameSource != PlaceNameSource.online.rawValue
+                                                    || Pin.Columns.placeNameSource == nil)
+            }
+            if !skipping.isEmpty { request = request.filter(!skipping.contains(Pin.Columns.id)) }
+            return try request.limit(limit).fetchAll(db)
+        }
     }
 
     /// Notifies all pins, oldest first, on start and after each change.

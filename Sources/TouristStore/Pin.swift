@@ -8,12 +8,19 @@ public struct Pin: Codable, FetchableRecord, MutablePersistableRecord, Identifia
     public var latitude: Double
     public var longitude: Double
     public var createdAt: Date
+    /// What people call the place ("Montmartre, Paris, France"); nil until it has been named.
+    public var placeName: String?
+    /// Where `placeName` came from; nil with it.
+    public var placeNameSource: PlaceNameSource?
 
-    public init(id: Int64? = nil, latitude: Double, longitude: Double, createdAt: Date = Date()) {
+    public init(id: Int64? = nil, latitude: Double, longitude: Double, createdAt: Date = Date(),
+                placeName: String? = nil, placeNameSource: PlaceNameSource? = nil) {
         self.id = id
         self.latitude = latitude
         self.longitude = longitude
         self.createdAt = createdAt
+        self.placeName = placeName
+        self.placeNameSource = placeNameSource
     }
 
     enum CodingKeys: String, CodingKey {
@@ -21,6 +28,8 @@ public struct Pin: Codable, FetchableRecord, MutablePersistableRecord, Identifia
         case latitude
         case longitude
         case createdAt = "created_at"
+        case placeName = "place_name"
+        case placeNameSource = "place_name_source"
     }
 
     public enum Columns {
@@ -28,6 +37,8 @@ public struct Pin: Codable, FetchableRecord, MutablePersistableRecord, Identifia
         public static let latitude = Column(CodingKeys.latitude)
         public static let longitude = Column(CodingKeys.longitude)
         public static let createdAt = Column(CodingKeys.createdAt)
+        public static let placeName = Column(CodingKeys.placeName)
+        public static let placeNameSource = Column(CodingKeys.placeNameSource)
     }
 
     public static let databaseTableName = "pin"
@@ -43,4 +54,12 @@ public struct Pin: Codable, FetchableRecord, MutablePersistableRecord, Identifia
     public mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID
     }
+}
+
+/// Who named a pin.
+public enum PlaceNameSource: String, Codable, Sendable {
+    /// The nearest city, from the cities database on this computer: given at once, replaced when online.
+    case offline
+    /// An online geocoder (Nominatim), asked once per place: final.
+    case online
 }

@@ -11,9 +11,10 @@ final class AppDatabaseSchemaTests: XCTestCase {
         let columns = try database.reader.read { db in try db.columns(in: "pin") }
 
         // Then they are the expected ones, with their types and nullability
-        XCTAssertEqual(columns.map(\.name), ["id", "latitude", "longitude", "created_at"])
-        XCTAssertEqual(columns.map(\.type), ["INTEGER", "DOUBLE", "DOUBLE", "DOUBLE"])
-        XCTAssertEqual(columns.dropFirst().map(\.isNotNull), [true, true, true])
+        XCTAssertEqual(columns.map(\.name),
+                       ["id", "latitude", "longitude", "created_at", "place_name", "place_name_source"])
+        XCTAssertEqual(columns.map(\.type), ["INTEGER", "DOUBLE", "DOUBLE", "DOUBLE", "TEXT", "TEXT"])
+        XCTAssertEqual(columns.dropFirst().map(\.isNotNull), [true, true, true, false, false])
     }
 
     func testMigrationCreatesPhotoTableWithSnakeCaseColumns() throws {
@@ -95,7 +96,7 @@ final class AppDatabaseSchemaTests: XCTestCase {
              try AppDatabase.migrator.hasCompletedMigrations(db))
         }
 
-        XCTAssertEqual(applied, ["v1", "v2-undoable-deletions", "v3-albums"])
+        XCTAssertEqual(applied, ["v1", "v2-undoable-deletions", "v3-albums", "v4-place-names"])
         XCTAssertTrue(complete)
     }
 
@@ -128,7 +129,7 @@ final class AppDatabaseSchemaTests: XCTestCase {
         XCTAssertEqual(try reopened.photos(ofPin: try XCTUnwrap(pin.id)), [photo])
         XCTAssertEqual(try reopened.viewport(), Viewport(latitude: 48, longitude: 2, zoom: 9))
         let applied = try reopened.reader.read { db in try AppDatabase.migrator.appliedIdentifiers(db) }
-        XCTAssertEqual(applied, ["v1", "v2-undoable-deletions", "v3-albums"])
+        XCTAssertEqual(applied, ["v1", "v2-undoable-deletions", "v3-albums", "v4-place-names"])
     }
 
     func testOpenCreatesFoldersAndUsesWriteAheadLogging() throws {
