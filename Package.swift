@@ -54,8 +54,11 @@ let package = Package(
         .target(name: "TouristAlbums", dependencies: ["FlickrClient", "TouristStore",
                                                       .product(name: "Logging", package: "swift-log")]),
         // Windows, pages and widgets.
+        // Names pins: offline from libgeonames at once, refined online by Nominatim. No GTK.
+        .target(name: "TouristPlaces", dependencies: ["TouristStore", "Places",
+                                                    .product(name: "Logging", package: "swift-log")]),
         .target(name: "TouristUI", dependencies: ["CGtk", "COsmGpsMap", "CShims", "GLibSwift", "MapView", "TouristStore",
-                                                 "TouristAlbums", "FlickrClient",
+                                                 "TouristAlbums", "TouristPlaces", "Places", "FlickrClient",
                                                  .product(name: "Logging", package: "swift-log")]),
         .executableTarget(name: "virtual-tourist", dependencies: ["TouristUI", "TouristStore", "GLibSwift",
                                                                 "TouristAlbums", "FlickrClient", "CShims",
@@ -120,8 +123,10 @@ let package = Package(
         // Client tests against the real server, started in-process on 127.0.0.1.
         .testTarget(name: "StudentLocationsTests",
                     dependencies: ["StudentLocations", "OnTheMapAPI", "OnTheMapServer", "ServerTestSupport"]),
-        // libgeonames for real; Nominatim through a local Nominatim-compatible server (Python).
-        .testTarget(name: "PlacesTests", dependencies: ["Places"], resources: [.copy("Server")]),
+        // libgeonames for real; Nominatim through a local Nominatim-compatible server (Python); also the pin
+        // namer, which uses both.
+        .testTarget(name: "PlacesTests", dependencies: ["Places", "TouristPlaces", "TouristStore"],
+                    resources: [.copy("Server")]),
         .testTarget(name: "OnTheMapUITests", dependencies: ["OnTheMapUI", "MapView", "StudentLocations"]),
     ],
     swiftLanguageModes: [.v6]

@@ -220,13 +220,30 @@ extension AppDatabase {
     @discardableResult
     public func namePin(id: Int64, _ name: String, source: PlaceNameSource, at latitude: Double,
                         _ longitude: Double) throws -> Bool {
-        try write { db in
-            var request = Pin.filter(id: id)
-                .filter(Pin.Columns.latitude == latitude && Pin.Columns.longitude == longitude)
-            if source == .offline { request = request.filter(Pin.Columns.placeNameSource == nil) }
-            return try request.updateAll(db, Pin.Columns.placeName.set(to: name),
-                                         Pin.Columns.placeNameSource.set(to: source.rawValue)) > 0
+        try namePins([(id, name, latitude, longitude)], source: source) == 1
+    }
+
+    /// `namePin` for many pins in one transaction; returns how many were named.
+    @discardableResult
+    public func namePins(_ names: [(id: Int64, name: String, latitude: Double, longitude: Double)],
+                         source: PlaceNameSource) throws -> Int {
+        guard !names.isEmpty else { return 0 }
+        return try write { db in
+            var named = 0
+            for entry in names {
+                var request = Pin.filter(id: entry.id)
+                    .filter(Pin.Columns.latitude == entry.latitude && Pin.Columns.longitude == entry.longitude)
+                if source == .offline { request = request.filter(Pin.Columns.placeNameSource == nil) }
+                named += try request.updateAll(db, Pin.Columns.placeName.set(to: entry.name),
+                                               Pin.Columns.placeNameSource.set(to: source.rawValue))
+            }
+            return named
         }
+    }
+
+    /// The id of the newest pin, nil with none.
+    public func newestPinID() throws -> Int64? {
+        try read { db in try Int64.fetchOne(db, sql: "SELECT max(id) FROM pin") }
     }
 
     /// Up to `limit` pins still to name, newest first: with no name at all (`.offline`), or without an
