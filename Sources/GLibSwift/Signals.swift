@@ -64,6 +64,13 @@ public struct DrawSignal: Sendable {
     public static let draw = DrawSignal()
 }
 
+/// GtkWidget::query-tooltip: `gboolean (*)(GtkWidget *, gint x, gint y, gboolean keyboard_mode,
+/// GtkTooltip *tooltip, gpointer user_data)`; the handler fills the tooltip and returns true to show it.
+public struct TooltipSignal: Sendable {
+    public let name = "query-tooltip"
+    public static let queryTooltip = TooltipSignal()
+}
+
 public typealias SignalHandlerID = UInt
 
 private typealias VoidHandler = @MainActor () -> Void
@@ -71,6 +78,7 @@ private typealias EventHandler = @MainActor (UnsafeMutablePointer<GdkEvent>) -> 
 private typealias PointerHandler = @MainActor (UnsafeMutableRawPointer?) -> Void
 private typealias IntHandler = @MainActor (Int32) -> Void
 private typealias DrawHandler = @MainActor (OpaquePointer) -> Bool
+private typealias TooltipHandler = @MainActor (_ x: Int32, _ y: Int32, _ keyboard: Bool, OpaquePointer) -> Bool
 
 private let voidThunk: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, data in
     let box = ClosureBox<VoidHandler>.from(data)
@@ -102,6 +110,15 @@ private let drawThunk: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?,
     return MainActor.assumeIsolated { box.body(context).gboolean }
 }
 
+private let tooltipThunk: @convention(c) (UnsafeMutableRawPointer?, Int32, Int32, gboolean, OpaquePointer?,
+                                          UnsafeMutableRawPointer?) -> gboolean = { _, x, y, keyboard, deliveredTooltip, data in
+    guard let deliveredTooltip else { return 0 }
+    let box = ClosureBox<TooltipHandler>.from(data)
+    nonisolated(unsafe) let tooltip = deliveredTooltip // GTK asks on its own (main) thread
+    return MainActor.assumeIsolated { box.body(x, y, keyboard != 0, tooltip).gboolean }
+}
+
+private let releaseTooltip: GClosureNotify = { data, _ in ClosureBox<TooltipHandler>.release(data) }
 private let releaseDraw: GClosureNotify = { data, _ in ClosureBox<DrawHandler>.release(data) }
 private let releaseInt: GClosureNotify = { data, _ in ClosureBox<IntHandler>.release(data) }
 private let releaseVoid: GClosureNotify = { data, _ in ClosureBox<VoidHandler>.release(data) }
@@ -152,6 +169,15 @@ extension GObjectPointer {
         let box = ClosureBox<DrawHandler>(handler).retainedPointer()
         return connectThunk(rawObject, signal.name, unsafeBitCast(drawThunk, to: UnsafeRawPointer.self), box,
                             releaseDraw, after: after)
+    }
+
+    /// `handler(x, y, keyboardMode, tooltip)`; the widget must have `has-tooltip` set.
+    @MainActor @discardableResult
+    public func connect(_ signal: TooltipSignal,
+                        _ handler: @escaping @MainActor (Int32, Int32, Bool, OpaquePointer) -> Bool) -> SignalHandlerID {
+        let box = ClosureBox<TooltipHandler>(handler).retainedPointer()
+        return connectThunk(rawObject, signal.name, unsafeBitCast(tooltipThunk, to: UnsafeRawPointer.self), box,
+                            releaseTooltip)
     }
 
     @MainActor

@@ -23,6 +23,10 @@ enum AboutDialog {
         withCStringArray(["© OpenStreetMap contributors https://www.openstreetmap.org/copyright"]) {
             gtk_about_dialog_add_credit_section(about, "Map data", $0)
         }
+        withCStringArray(["Nominatim, © OpenStreetMap contributors https://nominatim.org/",
+                          "GeoNames cities, CC BY 4.0 https://www.geonames.org/"]) {
+            gtk_about_dialog_add_credit_section(about, "Place names", $0)
+        }
         withCStringArray(["The photographers who share their work on Flickr https://www.flickr.com/"]) {
             gtk_about_dialog_add_credit_section(about, "Photos", $0)
         }

@@ -42,7 +42,6 @@ final class AlbumPage {
     private let menu = PhotoMenu()
 
     private(set) var pinID: Int64?
-    private(set) var title = ""
     private var observation: StoreObservation?
     private var contents = AlbumContents(album: nil, photos: [])
     private var tiles: [Int64: PhotoTile] = [:]
@@ -142,7 +141,6 @@ final class AlbumPage {
     // MARK: Showing a pin
 
     func show(pinID: Int64, latitude: Double, longitude: Double) {
-        title = CoordinateFormat.string(latitude: latitude, longitude: longitude)
         guard pinID != self.pinID else {
             albums.ensureAlbum(ofPin: pinID)
             return
@@ -164,6 +162,11 @@ final class AlbumPage {
         })
         // Downloads only what is missing: an album on disk opens with no request.
         albums.ensureAlbum(ofPin: pinID)
+    }
+
+    /// The photo grid tells screen readers whose photos these are ("Photos of Montmartre, Paris, France").
+    func setPlaceName(_ name: String) {
+        Widgets.setAccessibleName(flowBox, "Photos of \(name)")
     }
 
     func retryAfterKeyChange() {

@@ -4,6 +4,7 @@ import Foundation
 import GLibSwift
 import Logging
 import MapView
+import TouristPlaces
 import TouristStore
 
 /// The application window: a header bar over a stack of pages (the map now, the album to come).
@@ -18,6 +19,9 @@ final class MainWindow {
     let notification = InAppNotification()
     private(set) var mapPage: MapWidget?
     private(set) var pins: PinsController?
+    private var namer: PinNamer?
+    /// The pin whose album is open.
+    private var openMark: PinMark?
     private(set) var albumPage: AlbumPage?
     private let backButton: UnsafeMutablePointer<GtkWidget>
     private var backAction: OpaquePointer?
@@ -73,9 +77,11 @@ final class MainWindow {
             album.onShowPreferences = { [weak self] in self?.showPreferences() }
             albumPage = album
             gtk_stack_add_named(stack.cast(), album.root, "album")
-            let pins = PinsController(map: page.map, store: database, albums: albums,
+            let pins = PinsController(map: page.map, store: database, albums: albums, namer: context.namer,
                                       notification: notification, logger: context.logger)
             pins.onDeleted = { [weak album] (pinID: Int64) in album?.forget(pinID: pinID) }
+            pins.onNamesChanged = { [weak self] in self?.showAlbumTitle() }
+            namer = context.namer
             pins.onOpen = { [weak self] mark in self?.openAlbum(mark) }
             page.pinLayer = pins.pinLayer
             self.pins = pins
@@ -128,15 +134,27 @@ final class MainWindow {
     private func openAlbum(_ mark: PinMark) {
         guard let albumPage else { return }
         albumPage.show(pinID: mark.key, latitude: mark.latitude, longitude: mark.longitude)
-        gtk_header_bar_set_title(headerBar.cast(), albumPage.title)
-        gtk_header_bar_set_subtitle(headerBar.cast(), "Photo Album")
+        openMark = mark
+        showAlbumTitle()
+        if let namer { Task { await namer.want(mark.key) } } // its best name first
         gtk_stack_set_visible_child_name(stack.cast(), "album")
         gtk_widget_show(backButton)
         if let backAction { SimpleAction.setEnabled(backAction, true) }
         setZoomEnabled(canZoomIn: false, canZoomOut: false)
     }
 
+    /// The open album's place name, with its coordinates below; the coordinates alone until it is named.
+    private func showAlbumTitle() {
+        guard let mark = openMark, let albumPage else { return }
+        let coordinates = CoordinateFormat.string(latitude: mark.latitude, longitude: mark.longitude)
+        let name = pins?.name(of: mark.key)
+        gtk_header_bar_set_title(headerBar.cast(), name ?? coordinates)
+        gtk_header_bar_set_subtitle(headerBar.cast(), name == nil ? "Photo Album" : coordinates)
+        albumPage.setPlaceName(name ?? coordinates)
+    }
+
     private func showMap() {
+        openMark = nil
         albumPage?.hide()
         gtk_stack_set_visible_child_name(stack.cast(), "map")
         gtk_header_bar_set_title(headerBar.cast(), AppInfo.name)

@@ -5,6 +5,7 @@ import GLibSwift
 import MapView
 import Logging
 import TouristAlbums
+import TouristPlaces
 import TouristStore
 
 /// Keeps the map's pins in step with the store: the store is the truth the layer draws; gestures
@@ -28,15 +29,21 @@ final class PinsController {
     private var pendingDeletions: [Int64: PinDeletion] = [:]
     private lazy var menu = PinMenu()
     private var hasShownPins = false
+    private let namer: PinNamer?
+    /// Each pin's place name, as the store has it (pins not named yet are absent).
+    private var names: [Int64: String] = [:]
 
     /// A pin was clicked: open its album.
     var onOpen: ((PinMark) -> Void)?
     /// A pin was deleted (its album page must let go of it).
     var onDeleted: ((Int64) -> Void)?
+    /// Some pin's name changed (an open album's title may follow).
+    var onNamesChanged: (() -> Void)?
 
-    init(map: UnsafeMutablePointer<OsmGpsMap>, store: any PinStore, albums: AlbumService,
+    init(map: UnsafeMutablePointer<OsmGpsMap>, store: any PinStore, albums: AlbumService, namer: PinNamer?,
          notification: InAppNotification, logger: Logger) {
         self.store = store
+        self.namer = namer
         self.albums = albums
         self.writer = PinWriter(store: store)
         self.layer = PinLayer(map: map)
@@ -52,6 +59,14 @@ final class PinsController {
         menu.onOpen = { [weak self] mark in self?.activate(mark) }
         menu.onDelete = { [weak self] mark in self?.delete(mark) }
         menu.attach(to: map.widget)
+        // Hovering a pin names it.
+        gtk_widget_set_has_tooltip(map.widget, 1)
+        map.widget.connect(.queryTooltip) { [weak self] x, y, keyboard, tooltip in
+            guard let self, !keyboard, let hit = self.layer.pin(atX: Double(x), y: Double(y)) else { return false }
+            let mark = self.layer.resolved(hit)
+            gtk_tooltip_set_text(tooltip, self.title(of: mark.key, latitude: mark.latitude, longitude: mark.longitude))
+            return true
+        }
         observation = store.observePins(onError: { [weak self] error in
             self?.logger.error("Could not read the pins: \(error.localizedDescription)")
             self?.notification.show("Your pins could not be read. \(error.localizedDescription)")
@@ -65,6 +80,14 @@ final class PinsController {
     }
 
     var pinLayer: PinLayer { layer }
+
+    /// The pin's place name, nil until it has one.
+    func name(of id: Int64) -> String? { names[id] }
+
+    /// What people read for a pin: its place name, or its coordinates until it has one.
+    func title(of id: Int64, latitude: Double, longitude: Double) -> String {
+        names[id] ?? CoordinateFormat.string(latitude: latitude, longitude: longitude)
+    }
 
     /// On quit: let queued writes land and make pending deletions final.
     func finishPendingWork() {
@@ -87,13 +110,22 @@ final class PinsController {
         }
         var marks: [PinMark] = []
         marks.reserveCapacity(pins.count)
+        var names: [Int64: String] = [:]
+        var unnamed = false
         for pin in pins {
             guard let id = pin.id else { continue }
             marks.append(PinMark(key: id, latitude: pin.latitude, longitude: pin.longitude))
             if tickets[id] == nil { tickets[id] = PinTicket(id: id) }
+            if let name = pin.placeName { names[id] = name }
+            if pin.placeNameSource != .online { unnamed = true }
         }
         layer.setPins(marks)
         logger.trace("pins shown: \(marks.count)")
+        if names != self.names {
+            self.names = names
+            onNamesChanged?()
+        }
+        if unnamed, let namer { Task { await namer.pinsChanged() } }
     }
 
     // MARK: Gestures → store
@@ -175,7 +207,8 @@ final class PinsController {
             switch result {
             case .success(let deletion):
                 self.pendingDeletions[id] = deletion
-                let title = CoordinateFormat.string(latitude: deletion.pin.latitude, longitude: deletion.pin.longitude)
+                let title = deletion.pin.placeName
+                    ?? CoordinateFormat.string(latitude: deletion.pin.latitude, longitude: deletion.pin.longitude)
                 self.notification.show("Pin at \(title) deleted", actionLabel: "Undo", seconds: 7,
                                        action: { [weak self] in self?.undo(id) },
                                        onDismiss: { [weak self] in self?.finishDeletion(id) })

@@ -4,7 +4,9 @@ import Foundation
 import GLibSwift
 import MapView
 import Logging
+import Places
 import TouristAlbums
+import TouristPlaces
 import TouristStore
 
 /// Everything the window needs, opened once in the primary instance.
@@ -15,6 +17,8 @@ struct AppContext {
     var configurationProblems: [String]
     var database: AppDatabase?
     var albums: AlbumService?
+    /// Names pins (offline, then online); nil without a database.
+    var namer: PinNamer?
     /// The map's place and the window's size as last saved (nil on the first start).
     var savedViewport: Viewport?
     var savedWindowState: WindowState?
@@ -37,6 +41,9 @@ public final class TouristApplication {
     private var mainWindow: MainWindow?
     private var watchdog: MainLoopWatchdog?
     private let preload: StorePreload
+    /// Where pins' place names are refined online (Nominatim's API).
+    private var geocoderEndpoint: URL
+    static let geocoderVariable = "VIRTUAL_TOURIST_GEOCODER_URL"
 
     /// - parameter builtInFlickrKey: the key meson baked in (`-Dflickr_api_key`), or "".
     public init(paths: AppPaths, environment: [String: String], builtInFlickrKey: String, logger: Logger) {
@@ -55,6 +62,15 @@ public final class TouristApplication {
         let (source, problem) = TileSource.fromEnvironment(environment)
         tileSource = source
         if let problem { configurationProblems.append(problem.description) }
+        geocoderEndpoint = NominatimGeocoder.defaultEndpoint
+        if let value = environment[Self.geocoderVariable], !value.isEmpty {
+            if let url = URL(string: value), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil {
+                geocoderEndpoint = url
+            } else {
+                configurationProblems.append("\(Self.geocoderVariable)=\(value) is not an http(s) address; "
+                    + "place names come from \(NominatimGeocoder.defaultEndpoint.absoluteString).")
+            }
+        }
         for problem in configurationProblems { logger.warning("\(problem)") }
         // AT-SPI names the app by its program name; the shell shows the application name.
         g_set_prgname(AppInfo.programName)
@@ -181,6 +197,10 @@ public final class TouristApplication {
                                              logger: logger)
             context.albums = AlbumService(store: database, searcher: client, downloader: downloader,
                                           albumSize: flickrConfiguration.albumSize, logger: logger)
+            context.namer = PinNamer(database: database,
+                                     online: NominatimGeocoder(endpoint: geocoderEndpoint, userAgent: AppInfo.userAgent,
+                                                               logger: logger),
+                                     logger: logger)
         } catch {
             logger.error("Could not open \(paths.databaseURL.path): \(error.localizedDescription)")
             context.startupError = "\(error.localizedDescription)\n\nYour places are kept in \(paths.dataFolder.path)."

@@ -18,6 +18,7 @@ if arguments.contains("--help") || arguments.contains("-h") {
     Environment:
       VIRTUAL_TOURIST_TILE_URL  map tile URL template (#Z/#X/#Y), default OpenStreetMap
       VIRTUAL_TOURIST_FLICKR_URL  Flickr REST endpoint, default https://api.flickr.com/services/rest/
+      VIRTUAL_TOURIST_GEOCODER_URL  Nominatim server for place names, default https://nominatim.openstreetmap.org/
       FLICKR_API_KEY            Flickr API key (overrides the one saved in Preferences)
       VIRTUAL_TOURIST_LOG       log level: trace, debug, info, notice, warning (default), error
     """)

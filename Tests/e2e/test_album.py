@@ -278,6 +278,7 @@ def test_about_credits_flickr_and_openstreetmap(app, accessible, screenshot):
     accessible.click("Credits", "toggle button")
     app.wait_until(lambda: any("OpenStreetMap" in label for label in accessible.labels()), 10,
                    "the credits name OpenStreetMap's contributors")
+    assert any("GeoNames" in label for label in accessible.labels()), "place names credit GeoNames"
     screenshot("about-credits")
 
 

@@ -49,6 +49,8 @@ class App:
             self.environment["DBUS_SESSION_BUS_ADDRESS"] = os.environ["DBUS_SESSION_BUS_ADDRESS"]
         # Never the real Flickr: without a test server, a closed local port (fails at once, stays here).
         self.environment["VIRTUAL_TOURIST_FLICKR_URL"] = flickr_url or "http://127.0.0.1:9/services/rest/"
+        # Nor the real Nominatim: place names stay offline unless a test gives its stub.
+        self.environment["VIRTUAL_TOURIST_GEOCODER_URL"] = "http://127.0.0.1:9/"
         if flickr_key:
             self.environment["FLICKR_API_KEY"] = flickr_key
         self.environment.update(extra_environment or {})
