@@ -48,9 +48,12 @@ def test_a_dropped_pin_prefetches_and_placeholders_turn_into_photos(app, flickr,
     user.click(*head)
     accessible.find("Back", "push button")
     names = app.wait_until(lambda: (n := tile_names(accessible)) and n, 10, "the grid has tiles")
+    # Read together, before the screenshot (which takes a while on a busy machine, long enough for the
+    # album to finish).
+    enabled_while_loading = new_collection_enabled(accessible)
     screenshot("placeholders")
     assert LOADING in names, f"placeholders stand for photos still downloading: {names}"
-    assert not new_collection_enabled(accessible), "New Collection waits for the album to complete"
+    assert not enabled_while_loading, "New Collection waits for the album to complete"
     expected = len(app.photos(pin_id))
     assert len(names) == expected == min(30, 26), "one tile per expected photo"
 
@@ -278,8 +281,9 @@ def test_about_credits_flickr_and_openstreetmap(app, accessible, screenshot):
     accessible.click("Credits", "toggle button")
     app.wait_until(lambda: any("OpenStreetMap" in label for label in accessible.labels()), 10,
                    "the credits name OpenStreetMap's contributors")
-    assert any("GeoNames" in label for label in accessible.labels()), "place names credit GeoNames"
     screenshot("about-credits")
+    labels = accessible.labels()
+    assert any("GeoNames" in label for label in labels), f"place names credit GeoNames: {labels}"
 
 
 def test_killing_the_app_mid_download_loses_nothing(app, flickr, user, accessible):
