@@ -6,17 +6,7 @@ import FoundationNetworking
 import XCTest
 
 /// The Nominatim client against `nominatim_server.py` over real HTTP.
-final class NominatimGeocoderTests: XCTestCase {
-    var server: NominatimTestServer!
-
-    override func setUpWithError() throws {
-        server = try NominatimTestServer()
-    }
-
-    override func tearDown() {
-        server?.stop()
-    }
-
+final class NominatimGeocoderTests: NominatimServerTestCase {
     /// A geocoder with its own short limiter, so tests that don't check the spacing stay fast.
     func makeGeocoder(endpoint: URL? = nil, session: URLSession = quickSession(),
                       limiter: RequestRateLimiter = RequestRateLimiter(minimumInterval: .milliseconds(10))) -> NominatimGeocoder {

@@ -4,6 +4,19 @@ import FoundationNetworking
 #endif
 import XCTest
 
+/// A test case with its own `nominatim_server.py`, started before each test and stopped after it.
+class NominatimServerTestCase: XCTestCase {
+    var server: NominatimTestServer!
+
+    override func setUpWithError() throws {
+        server = try NominatimTestServer()
+    }
+
+    override func tearDown() {
+        server?.stop()
+    }
+}
+
 /// `Server/nominatim_server.py` run as a real process on a free port of 127.0.0.1.
 final class NominatimTestServer: @unchecked Sendable {
     let port: Int

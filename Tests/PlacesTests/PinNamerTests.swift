@@ -5,18 +5,17 @@ import TouristStore
 import XCTest
 
 /// Pins get their names: offline at once, then online from `nominatim_server.py` over real HTTP.
-final class PinNamerTests: XCTestCase {
-    var server: NominatimTestServer!
+final class PinNamerTests: NominatimServerTestCase {
     var folder: URL!
 
     override func setUpWithError() throws {
-        server = try NominatimTestServer()
+        try super.setUpWithError()
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("PinNamerTests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
 
     override func tearDown() {
-        server?.stop()
+        super.tearDown()
         if let folder { try? FileManager.default.removeItem(at: folder) }
     }
 

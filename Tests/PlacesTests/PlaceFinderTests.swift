@@ -3,17 +3,8 @@ import Places
 import XCTest
 
 /// Offline cities first, Nominatim for the rest, and what happens when either has nothing.
-final class PlaceFinderTests: XCTestCase {
-    var server: NominatimTestServer!
+final class PlaceFinderTests: NominatimServerTestCase {
     let cities = OfflineCities()
-
-    override func setUpWithError() throws {
-        server = try NominatimTestServer()
-    }
-
-    override func tearDown() {
-        server?.stop()
-    }
 
     func makeFinder(endpoint: URL? = nil) -> PlaceFinder {
         let online = NominatimGeocoder(endpoint: endpoint ?? server.endpoint, userAgent: testUserAgent,

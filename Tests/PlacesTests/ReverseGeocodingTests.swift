@@ -4,17 +4,7 @@ import XCTest
 
 /// Naming a point: Nominatim's `/reverse` against `nominatim_server.py` over real HTTP, and the offline
 /// nearest city from libgeonames.
-final class ReverseGeocodingTests: XCTestCase {
-    var server: NominatimTestServer!
-
-    override func setUpWithError() throws {
-        server = try NominatimTestServer()
-    }
-
-    override func tearDown() {
-        server?.stop()
-    }
-
+final class ReverseGeocodingTests: NominatimServerTestCase {
     private func makeGeocoder() -> NominatimGeocoder {
         NominatimGeocoder(endpoint: server.endpoint, userAgent: testUserAgent, session: quickSession(),
                           limiter: RequestRateLimiter(minimumInterval: .milliseconds(10)))
