@@ -1,5 +1,6 @@
 import Foundation
 import MapView
+import Places
 import StudentLocations
 
 /// Where On the Map finds its servers and keeps its files, from the environment (XDG folders and
@@ -8,7 +9,7 @@ public struct OnTheMapConfiguration: Sendable {
     public static let apiVariable = "ON_THE_MAP_API_URL"
     public static let geocoderVariable = "ON_THE_MAP_GEOCODER_URL"
     public static let tileVariable = "ON_THE_MAP_TILE_URL"
-    public static let nominatim = URL(string: "https://nominatim.openstreetmap.org/")!
+    public static let nominatim = NominatimGeocoder.defaultEndpoint
 
     /// The server the login page offers: the environment's, else the one last logged in to, else Udacity's.
     public var server: URL
@@ -50,14 +51,9 @@ public struct OnTheMapConfiguration: Sendable {
             server = url
         }
 
-        geocoder = Self.nominatim
-        if let value = environment[Self.geocoderVariable], !value.isEmpty {
-            if let url = URL(string: value), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil {
-                geocoder = url
-            } else {
-                problems.append("\(Self.geocoderVariable)=\(value) is not an http(s) address; using \(Self.nominatim.absoluteString).")
-            }
-        }
+        let geocoder = NominatimGeocoder.endpoint(from: environment, variable: Self.geocoderVariable)
+        self.geocoder = geocoder.endpoint
+        if let problem = geocoder.problem { problems.append(problem) }
     }
 
     private static func savedServerFile(in folder: URL) -> URL { folder.appendingPathComponent("server") }

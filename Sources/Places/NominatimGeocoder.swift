@@ -31,6 +31,18 @@ public final class NominatimGeocoder: Sendable {
         self.logger = logger
     }
 
+    /// The server named by `environment[variable]`, else the public one; a value that is not an http(s)
+    /// address falls back to the public server, with a sentence saying so for the user.
+    public static func endpoint(from environment: [String: String],
+                                variable: String) -> (endpoint: URL, problem: String?) {
+        guard let value = environment[variable], !value.isEmpty else { return (defaultEndpoint, nil) }
+        if let url = URL(string: value), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil {
+            return (url, nil)
+        }
+        return (defaultEndpoint, "\(variable)=\(value) is not an http(s) address; "
+                    + "using \(defaultEndpoint.absoluteString).")
+    }
+
     /// An ephemeral session with the 10 s time-out and no HTTP cache (answers are cached per query here).
     public static func makeSession() -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
@@ -58,17 +70,11 @@ public final class NominatimGeocoder: Sendable {
 
     /// The request `search` sends (exposed for tests and logs).
     public func request(for query: String, limit: Int) -> URLRequest {
-        let base = endpoint.lastPathComponent == "search" ? endpoint : endpoint.appendingPathComponent("search")
-        var components = URLComponents(url: base, resolvingAgainstBaseURL: false)!
-        components.queryItems = [
+        request(path: "search", items: [
             URLQueryItem(name: "q", value: query.trimmingCharacters(in: .whitespacesAndNewlines)),
             URLQueryItem(name: "format", value: "jsonv2"),
             URLQueryItem(name: "limit", value: String(max(1, min(limit, 40)))),
-        ]
-        // URLComponents leaves "+" as is, which servers read as a space: "Paris+Texas" would lose its meaning.
-        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
-        return identified(URLRequest(url: components.url!, cachePolicy: .reloadIgnoringLocalCacheData,
-                                     timeoutInterval: Self.requestTimeout))
+        ])
     }
 
     /// What is at a point (`/reverse?format=jsonv2`), named the way a traveller says it: "Montmartre, Paris,
@@ -93,15 +99,23 @@ public final class NominatimGeocoder: Sendable {
 
     /// The request `reverse` sends. Zoom 14 asks for the neighbourhood, not the house.
     public func reverseRequest(latitude: Double, longitude: Double) -> URLRequest {
-        let base = endpoint.lastPathComponent == "reverse" ? endpoint : endpoint.appendingPathComponent("reverse")
-        var components = URLComponents(url: base, resolvingAgainstBaseURL: false)!
-        components.queryItems = [
+        request(path: "reverse", items: [
             URLQueryItem(name: "lat", value: String(format: "%.6f", latitude)),
             URLQueryItem(name: "lon", value: String(format: "%.6f", longitude)),
             URLQueryItem(name: "zoom", value: "14"),
             URLQueryItem(name: "addressdetails", value: "1"),
             URLQueryItem(name: "format", value: "jsonv2"),
-        ]
+        ])
+    }
+
+    /// `path` under the endpoint (or the endpoint itself when it already names it), with `items` as its
+    /// query, the time-out and the identifying User-Agent.
+    private func request(path: String, items: [URLQueryItem]) -> URLRequest {
+        let base = endpoint.lastPathComponent == path ? endpoint : endpoint.appendingPathComponent(path)
+        var components = URLComponents(url: base, resolvingAgainstBaseURL: false)!
+        components.queryItems = items
+        // URLComponents leaves "+" as is, which servers read as a space: "Paris+Texas" would lose its meaning.
+        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
         return identified(URLRequest(url: components.url!, cachePolicy: .reloadIgnoringLocalCacheData,
                                      timeoutInterval: Self.requestTimeout))
     }

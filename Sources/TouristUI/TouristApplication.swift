@@ -42,7 +42,7 @@ public final class TouristApplication {
     private var watchdog: MainLoopWatchdog?
     private let preload: StorePreload
     /// Where pins' place names are refined online (Nominatim's API).
-    private var geocoderEndpoint: URL
+    private let geocoderEndpoint: URL
     static let geocoderVariable = "VIRTUAL_TOURIST_GEOCODER_URL"
 
     /// - parameter builtInFlickrKey: the key meson baked in (`-Dflickr_api_key`), or "".
@@ -62,15 +62,9 @@ public final class TouristApplication {
         let (source, problem) = TileSource.fromEnvironment(environment)
         tileSource = source
         if let problem { configurationProblems.append(problem.description) }
-        geocoderEndpoint = NominatimGeocoder.defaultEndpoint
-        if let value = environment[Self.geocoderVariable], !value.isEmpty {
-            if let url = URL(string: value), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil {
-                geocoderEndpoint = url
-            } else {
-                configurationProblems.append("\(Self.geocoderVariable)=\(value) is not an http(s) address; "
-                    + "place names come from \(NominatimGeocoder.defaultEndpoint.absoluteString).")
-            }
-        }
+        let geocoder = NominatimGeocoder.endpoint(from: environment, variable: Self.geocoderVariable)
+        geocoderEndpoint = geocoder.endpoint
+        if let problem = geocoder.problem { configurationProblems.append(problem) }
         for problem in configurationProblems { logger.warning("\(problem)") }
         // AT-SPI names the app by its program name; the shell shows the application name.
         g_set_prgname(AppInfo.programName)

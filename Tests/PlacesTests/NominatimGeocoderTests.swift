@@ -22,6 +22,35 @@ final class NominatimGeocoderTests: NominatimServerTestCase {
         XCTAssertEqual(place.source, .nominatim)
     }
 
+    func testTheEndpointComesFromTheEnvironmentAndABadOneFallsBackSayingWhy() {
+        let variable = "SOME_APP_GEOCODER_URL"
+        let unset = NominatimGeocoder.endpoint(from: [:], variable: variable)
+        XCTAssertEqual(unset.endpoint, NominatimGeocoder.defaultEndpoint)
+        XCTAssertNil(unset.problem)
+        XCTAssertNil(NominatimGeocoder.endpoint(from: [variable: ""], variable: variable).problem)
+
+        let local = NominatimGeocoder.endpoint(from: [variable: "http://127.0.0.1:8088/nominatim/"], variable: variable)
+        XCTAssertEqual(local.endpoint.absoluteString, "http://127.0.0.1:8088/nominatim/")
+        XCTAssertNil(local.problem)
+
+        for bad in ["nominatim", "ftp://example.org/", "http://"] {
+            let result = NominatimGeocoder.endpoint(from: [variable: bad], variable: variable)
+            XCTAssertEqual(result.endpoint, NominatimGeocoder.defaultEndpoint, bad)
+            let problem = try? XCTUnwrap(result.problem, bad)
+            XCTAssertTrue(problem?.hasPrefix("\(variable)=\(bad) is not an http(s) address") == true, problem ?? bad)
+        }
+    }
+
+    func testBothRequestsKeepAnEndpointThatAlreadyNamesTheirPath() {
+        let search = NominatimGeocoder(endpoint: URL(string: "http://127.0.0.1:1/search")!, userAgent: "Test/1")
+        XCTAssertEqual(search.request(for: "Paris", limit: 3).url?.path, "/search")
+        let reverse = NominatimGeocoder(endpoint: URL(string: "http://127.0.0.1:1/base/")!, userAgent: "Test/1")
+        let request = reverse.reverseRequest(latitude: 48.8867, longitude: 2.3431)
+        XCTAssertEqual(request.url?.path, "/base/reverse")
+        XCTAssertEqual(request.value(forHTTPHeaderField: "User-Agent"), "Test/1")
+        XCTAssertTrue(request.url?.query?.contains("lat=48.886700") == true, request.url?.absoluteString ?? "")
+    }
+
     func testTheRequestCarriesTheUserAgentFormatAndLimit() async throws {
         _ = try await makeGeocoder().search("Eiffel Tower", limit: 3)
         let recorded = try await server.requests()
