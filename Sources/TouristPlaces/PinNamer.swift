@@ -95,9 +95,10 @@ public actor PinNamer {
                 let names = pins.compactMap { pin -> (Pin, String)? in
                     cities.name(latitude: pin.latitude, longitude: pin.longitude).map { (pin, $0) }
                 }
-                try database.namePins(names.map { ($0.0.id!, $0.1, $0.0.latitude, $0.0.longitude) },
-                                      source: .offline)
-                if names.count < pins.count || pins.count < Self.batch { return }
+                let named = try database.namePins(names.map { ($0.0.id!, $0.1, $0.0.latitude, $0.0.longitude) },
+                                                  source: .offline)
+                // A batch that named nothing (every pin moved meanwhile) ends the round rather than spin on it.
+                if named == 0 || pins.count < Self.batch { return }
             }
         } catch {
             logger.error("Could not name pins: \(error.localizedDescription)")

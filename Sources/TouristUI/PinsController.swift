@@ -29,6 +29,7 @@ final class PinsController {
     private var pendingDeletions: [Int64: PinDeletion] = [:]
     private lazy var menu = PinMenu()
     private var hasShownPins = false
+    private var hasPokedNamer = false
     private let namer: PinNamer?
     /// Each pin's place name, as the store has it (pins not named yet are absent).
     private var names: [Int64: String] = [:]
@@ -76,6 +77,7 @@ final class PinsController {
         lifetime.onDestroy { [weak self] in
             self?.observation?.cancel()
             self?.observation = nil
+            if let namer = self?.namer { Task { await namer.stop() } }
         }
     }
 
@@ -111,13 +113,16 @@ final class PinsController {
         var marks: [PinMark] = []
         marks.reserveCapacity(pins.count)
         var names: [Int64: String] = [:]
-        var unnamed = false
+        // The namer looks once at start-up (it may have online names to refine), then only when a pin
+        // has no name at all: a new or moved pin. Pins waiting for an online name are its own business.
+        var unnamed = !hasPokedNamer
+        hasPokedNamer = true
         for pin in pins {
             guard let id = pin.id else { continue }
             marks.append(PinMark(key: id, latitude: pin.latitude, longitude: pin.longitude))
             if tickets[id] == nil { tickets[id] = PinTicket(id: id) }
             if let name = pin.placeName { names[id] = name }
-            if pin.placeNameSource != .online { unnamed = true }
+            if pin.placeNameSource == nil { unnamed = true }
         }
         layer.setPins(marks)
         logger.trace("pins shown: \(marks.count)")
