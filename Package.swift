@@ -42,8 +42,10 @@ let package = Package(
         // Thin Swift layer over GObject: references, signals as closures, the main-loop bridge.
         .target(name: "GLibSwift", dependencies: ["CGtk", "CShims", .product(name: "Logging", package: "swift-log")]),
         // The osm-gps-map widget as both apps use it: tile source, pin layer, pin images, gestures. No store.
-        .target(name: "MapView", dependencies: ["CGtk", "COsmGpsMap", "CShims", "GLibSwift",
+        .target(name: "MapView", dependencies: ["CGtk", "COsmGpsMap", "CShims", "GLibSwift", "PinClusters",
                                                .product(name: "Logging", package: "swift-log")]),
+        // Pin clusters per zoom level (the supercluster approach: a k-d tree per level). Pure Swift: no GTK, no store.
+        .target(name: "PinClusters"),
         // Place names and search: libgeonames offline, Nominatim online, one rate limiter. No GTK.
         .target(name: "Places", dependencies: ["CGeonames", .product(name: "Logging", package: "swift-log")]),
         // The model: pins, photos, viewport; migrations; photo files on disk. No GTK.
@@ -127,6 +129,7 @@ let package = Package(
         // namer, which uses both.
         .testTarget(name: "PlacesTests", dependencies: ["Places", "TouristPlaces", "TouristStore"],
                     resources: [.copy("Server")]),
+        .testTarget(name: "PinClustersTests", dependencies: ["PinClusters"]),
         .testTarget(name: "OnTheMapUITests", dependencies: ["OnTheMapUI", "MapView", "StudentLocations"]),
     ],
     swiftLanguageModes: [.v6]
