@@ -102,7 +102,8 @@ public final class MapWidget {
         map.connect(.draw, after: true) { [weak self] _ in
             let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
             let pins = self?.pinLayer?.lastFramePinsDrawn ?? 0
-            logger.trace("frame \(String(format: "%.3f", milliseconds)) ms, \(pins) pins drawn")
+            let markers = self?.pinLayer?.visibleClusterCounts.count ?? 0
+            logger.trace("frame \(String(format: "%.3f", milliseconds)) ms, \(pins) pins drawn, \(markers) cluster markers")
             return false
         }
     }

@@ -3,6 +3,7 @@ import COsmGpsMap
 import CShims
 import Foundation
 import GLibSwift
+import PinClusters
 
 /// Turns raw pointer events on the map into pin gestures:
 /// - press and hold (500 ms, moving less than a few pixels) on empty map drops a pin, which then
@@ -10,7 +11,9 @@ import GLibSwift
 /// - press and hold on a pin picks it up and drags it;
 /// - a short click on a pin activates it; a short click on empty map does nothing;
 /// - any other drag pans the map (osm-gps-map's own behaviour);
-/// - secondary click on a pin asks for its menu.
+/// - secondary click on a pin asks for its menu;
+/// - a short click on a cluster marker zooms the map into it (press and hold there drops a pin as
+///   on empty map).
 /// Handlers run before the map's own, so returning true from motion keeps the map still while a
 /// pin is being dragged.
 @MainActor
@@ -45,7 +48,7 @@ public final class PinGestures {
 
     private enum State {
         case idle
-        case pressed(x: Double, y: Double, pin: PinMark?, hold: Timeout)
+        case pressed(x: Double, y: Double, pin: PinMark?, cluster: Cluster?, hold: Timeout)
         case dragging(PinMark, grabDX: Double, grabDY: Double)
     }
 
@@ -61,7 +64,7 @@ public final class PinGestures {
         self.layer = layer
         self.handlers = handlers
         lifetime.onDestroy { [weak self] in
-            if case .pressed(_, _, _, let hold) = self?.state { hold.cancel() }
+            if case .pressed(_, _, _, _, let hold) = self?.state { hold.cancel() }
         }
         map.connect(.buttonPress) { [weak self] event in self?.buttonPressed(event) ?? false }
         map.connect(.motionNotify) { [weak self] event in self?.moved(event) ?? false }
@@ -84,7 +87,8 @@ public final class PinGestures {
             cancel()
             let x = button.x, y = button.y
             let hold = Timeout.after(milliseconds: Self.holdMilliseconds) { [weak self] in self?.held() }
-            state = .pressed(x: x, y: y, pin: hit, hold: hold)
+            let cluster = hit == nil ? layer.cluster(atX: x, y: y) : nil
+            state = .pressed(x: x, y: y, pin: hit, cluster: cluster, hold: hold)
             return false // the map still sees the press, so a drag can pan it
         case 3:
             guard let hit, let contextMenu = handlers.contextMenu else { return false }
@@ -104,7 +108,7 @@ public final class PinGestures {
         switch state {
         case .idle:
             return false
-        case .pressed(let x, let y, _, let hold):
+        case .pressed(let x, let y, _, _, let hold):
             if hypot(motion.x - x, motion.y - y) > Self.holdSlop {
                 hold.cancel()
                 state = .idle // a pan: the map handles it
@@ -127,10 +131,15 @@ public final class PinGestures {
         switch state {
         case .idle:
             break
-        case .pressed(_, _, let pin, let hold):
+        case .pressed(_, _, let pin, let cluster, let hold):
             hold.cancel()
             state = .idle
-            if let pin { handlers.activate(pin) }
+            if let pin {
+                handlers.activate(pin)
+            } else if let cluster {
+                // After the map has seen this release (it resets its button state), zoom.
+                Timeout.after(milliseconds: 0) { [weak self] in self?.layer.zoom(into: cluster) }
+            }
         case .dragging(let mark, _, _):
             state = .idle
             layer.setFloating(nil)
@@ -140,7 +149,7 @@ public final class PinGestures {
     }
 
     private func held() {
-        guard lifetime.isAlive, case .pressed(let x, let y, let pin, _) = state else { return }
+        guard lifetime.isAlive, case .pressed(let x, let y, let pin, _, _) = state else { return }
         if let pin {
             guard handlers.canDrag else { return } // a click on it still activates it on release
             // Keep the pin where it was grabbed: offset between pointer and the pin's tip.
@@ -159,7 +168,7 @@ public final class PinGestures {
     /// Ends a gesture without effects (e.g. the page is hidden mid-press).
     public func cancel() {
         switch state {
-        case .pressed(_, _, _, let hold): hold.cancel()
+        case .pressed(_, _, _, _, let hold): hold.cancel()
         case .dragging(let mark, _, _):
             layer.setFloating(nil)
             handlers.dragEnded?(mark)

@@ -3,12 +3,14 @@ import COsmGpsMap
 import CShims
 import Foundation
 import GLibSwift
+import Logging
+import PinClusters
 
 /// Identity of a pin on the map: its store id, or a negative placeholder while its insert is in flight.
 public typealias PinKey = Int64
 
 /// A pin as the map draws it.
-public struct PinMark: Equatable {
+public struct PinMark: Equatable, Sendable {
     public var key: PinKey
     public var latitude: Double
     public var longitude: Double
@@ -24,7 +26,8 @@ public struct PinMark: Equatable {
 
 /// Draws every pin in one osm-gps-map layer: the layer paints on each frame (also while the map is
 /// dragged) on top of the tiles, so thousands of pins cost one pass of cairo blits, not widgets or
-/// full map redraws.
+/// full map redraws. With `clustering`, pins that would overlap at the current zoom are drawn as one
+/// marker with their count (see `PinLayerClusters`); single pins look and behave as without it.
 @MainActor
 public final class PinLayer {
     private let map: UnsafeMutablePointer<OsmGpsMap>
@@ -49,9 +52,22 @@ public final class PinLayer {
     public private(set) var framesDrawn = 0
     public private(set) var lastFrameSeconds = 0.0
     public private(set) var lastFramePinsDrawn = 0
+    /// With clustering: the counts of the cluster markers (count > 1) in the last painted view, and
+    /// the pins they stand for. For tests and the benchmark.
+    public var visibleClusterCounts: [Int] { cache?.clusters.filter { $0.count > 1 }.map(\.count) ?? [] }
 
-    public init(map: UnsafeMutablePointer<OsmGpsMap>) {
+    public let isClustering: Bool
+    private var clusters: PinLayerClusters?
+    /// Colours other than red, by key (clusters know only keys).
+    private var tints: [PinKey: PinTint] = [:]
+    private let logger: Logger?
+
+    /// `clustering`: draw pins that would overlap as one marker with their count (built off the main
+    /// thread); `logger` gets the index's build times at debug level.
+    public init(map: UnsafeMutablePointer<OsmGpsMap>, clustering: Bool = false, logger: Logger? = nil) {
         self.map = map
+        self.isClustering = clustering
+        self.logger = logger
         lifetime = WidgetLifetime(map)
         images = PinImages(scale: gtk_widget_get_scale_factor(map.widget))
         let box = Unmanaged.passRetained(WeakPinLayer(self)).toOpaque()
@@ -66,6 +82,9 @@ public final class PinLayer {
         })
         osm_gps_map_layer_add(map, layer)
         g_object_unref(UnsafeMutableRawPointer(layer))
+        if clustering {
+            clusters = PinLayerClusters(logger: logger) { [weak self] settled in self?.clustersArrived(settled) }
+        }
     }
 
     public var pins: [PinMark] { marks }
@@ -74,14 +93,26 @@ public final class PinLayer {
         marks = newMarks.sorted { $0.latitude > $1.latitude }
         radians = marks.map { (Float($0.latitude * .pi / 180), Float($0.longitude * .pi / 180)) }
         markKeys = Set(marks.map(\.key))
+        tints = [:]
+        for mark in marks where mark.tint != .red { tints[mark.key] = mark.tint }
         version += 1
-        if !ahead.isEmpty {
+        if let clusters {
+            // Pins shown ahead stay so until the clusters drawn include them where they are.
+            clusters.pinsChanged(marks, ahead: ahead)
+        } else if !ahead.isEmpty {
             let stored = Dictionary(marks.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
             ahead = ahead.filter { key, mark in
                 guard let row = stored[key] else { return true } // not stored yet: keep showing it
                 return abs(row.latitude - mark.latitude) > 1e-9 || abs(row.longitude - mark.longitude) > 1e-9
             }
         }
+        redraw()
+    }
+
+    /// A new cluster index is in: pins shown ahead that it has where they were shown are no longer ahead.
+    private func clustersArrived(_ settled: Set<PinKey>) {
+        for key in settled { ahead.removeValue(forKey: key) }
+        version += 1
         redraw()
     }
 
@@ -136,6 +167,19 @@ public final class PinLayer {
     /// The top-most pin whose drawn shape covers the point (map widget coordinates).
     public func pin(atX x: Double, y: Double) -> PinMark? {
         if let floating, hit(floating.latitude, floating.longitude, x, y) { return floating }
+        if isClustering {
+            for mark in ahead.values where mark.key != floating?.key {
+                if hit(mark.latitude, mark.longitude, x, y) { return mark }
+            }
+            for cluster in (cache?.clusters ?? []).reversed() {
+                guard let key = singlePin(cluster) else { continue }
+                if hit(cluster.latitude, cluster.longitude, x, y) {
+                    return PinMark(key: key, latitude: cluster.latitude, longitude: cluster.longitude,
+                                   tint: tints[key] ?? .red)
+                }
+            }
+            return nil
+        }
         for mark in ahead.values where !markKeys.contains(mark.key) {
             if mark.key != floating?.key, hit(mark.latitude, mark.longitude, x, y) { return mark }
         }
@@ -145,6 +189,37 @@ public final class PinLayer {
             if hit(mark.latitude, mark.longitude, x, y) { return mark }
         }
         return nil
+    }
+
+    /// The cluster marker (two pins or more) under the point, if any; single pins are `pin(atX:y:)`'s.
+    public func cluster(atX x: Double, y: Double) -> Cluster? {
+        guard isClustering else { return nil }
+        for cluster in (cache?.clusters ?? []).reversed() where cluster.count > 1 {
+            let (sx, sy) = screenPoint(Float(cluster.latitude * .pi / 180), Float(cluster.longitude * .pi / 180))
+            if ClusterMarker.contains(count: cluster.count, dx: x - Double(sx), dy: y - Double(sy)) { return cluster }
+        }
+        return nil
+    }
+
+    /// Zooms the map so the cluster falls apart into smaller ones or pins, keeping its pins in view where it can.
+    public func zoom(into cluster: Cluster) {
+        guard lifetime.isAlive, let clusters else { return }
+        var latitude = 0.0, longitude = 0.0
+        var zoom: Int32 = 0
+        vt_osm_gps_map_get_view(map, &latitude, &longitude, &zoom)
+        let target = clusters.zoomTarget(for: cluster, currentZoom: Int(zoom),
+                                         viewWidth: Double(gtk_widget_get_allocated_width(map.widget)),
+                                         viewHeight: Double(gtk_widget_get_allocated_height(map.widget)),
+                                         maxZoom: MapWidget.maxZoom)
+        logger?.debug("zooming into a cluster of \(cluster.count) pins: zoom \(zoom) → \(target.zoom) at \(String(format: "%.5f, %.5f", target.latitude, target.longitude))")
+        osm_gps_map_set_center_and_zoom(map, Float(target.latitude), Float(target.longitude), Int32(target.zoom))
+    }
+
+    /// The key of a cluster that is a single stored pin drawn where the index has it (not one being
+    /// moved, shown ahead, or deleted since the index was built).
+    private func singlePin(_ cluster: Cluster) -> PinKey? {
+        guard let key = cluster.key, key != floating?.key, ahead[key] == nil, markKeys.contains(key) else { return nil }
+        return key
     }
 
     private func hit(_ latitude: Double, _ longitude: Double, _ x: Double, _ y: Double) -> Bool {
@@ -179,8 +254,23 @@ public final class PinLayer {
         // a fixed reference point tells the offset.
         let reference = screenPoint(0, 0)
         if cache == nil || !cache!.isUsable(for: key, reference: reference) {
-            cache = PinCache(key: key, reference: reference) { cr, margin in
-                self.drawPins(cr, width: Double(width), height: Double(height), margin: margin)
+            if clusters != nil {
+                let margin = PinCache.margin
+                let shown = clusters!.clusters(minX: Double(originX) - margin, minY: Double(originY) - margin,
+                                               maxX: Double(originX) + Double(width) + margin,
+                                               maxY: Double(originY) + Double(height) + margin, zoom: Int(zoom))
+                    .sorted { $0.y < $1.y } // northern first, as the pins
+                cache = PinCache(key: key, reference: reference, clusters: shown) { cr, margin in
+                    self.drawClusters(shown, cr, width: Double(width), height: Double(height), margin: margin)
+                }
+                if let logger, logger.logLevel <= .debug {
+                    let markers = shown.filter { $0.count > 1 }
+                    logger.debug("clusters shown at zoom \(zoom): \(markers.count) markers for \(markers.reduce(0) { $0 + $1.count }) pins, \(shown.count - markers.count) single pins")
+                }
+            } else {
+                cache = PinCache(key: key, reference: reference) { cr, margin in
+                    self.drawPins(cr, width: Double(width), height: Double(height), margin: margin)
+                }
             }
         }
         if let cache {
@@ -193,6 +283,29 @@ public final class PinLayer {
         framesDrawn += 1
         lastFramePinsDrawn = (cache?.pinsDrawn ?? 0) + (floating == nil ? 0 : 1)
         lastFrameSeconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+    }
+
+    /// Paints the clusters (single pins as pins) and the pins shown ahead of the store, all but the
+    /// floating one, into `cr`; returns how many pins it painted (a marker counts as one).
+    private func drawClusters(_ shown: [Cluster], _ cr: OpaquePointer, width: Double, height: Double,
+                              margin: Double) -> Int {
+        var drawn = 0
+        for cluster in shown {
+            let (sx, sy) = screenPoint(Float(cluster.latitude * .pi / 180), Float(cluster.longitude * .pi / 180))
+            if cluster.count > 1 {
+                ClusterMarker.draw(cr, x: Double(sx), y: Double(sy), count: cluster.count)
+                drawn += 1
+            } else if let key = singlePin(cluster) {
+                images[tints[key] ?? .red].paint(cr, tipX: Double(sx), tipY: Double(sy))
+                drawn += 1
+            }
+        }
+        for mark in ahead.values where mark.key != floating?.key {
+            let (sx, sy) = screenPoint(Float(mark.latitude * .pi / 180), Float(mark.longitude * .pi / 180))
+            images[mark.tint].paint(cr, tipX: Double(sx), tipY: Double(sy))
+            drawn += 1
+        }
+        return drawn
     }
 
     /// Paints every pin but the floating one into `cr`; returns how many it painted.
@@ -264,10 +377,13 @@ private final class PinCache {
     private let reference: (Int32, Int32)
     private let surface: OpaquePointer
     let pinsDrawn: Int
+    /// With clustering: what it shows, north to south.
+    let clusters: [Cluster]
 
-    init(key: Key, reference: (Int32, Int32), draw: (OpaquePointer, Double) -> Int) {
+    init(key: Key, reference: (Int32, Int32), clusters: [Cluster] = [], draw: (OpaquePointer, Double) -> Int) {
         self.key = key
         self.reference = reference
+        self.clusters = clusters
         let margin = Self.margin
         let scale = Double(key.scale)
         surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32,
