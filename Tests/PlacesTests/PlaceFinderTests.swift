@@ -1,5 +1,5 @@
 import Foundation
-import Places
+@testable import Places
 import XCTest
 
 /// Offline cities first, Nominatim for the rest, and what happens when either has nothing.
@@ -74,6 +74,71 @@ final class PlaceFinderTests: NominatimServerTestCase {
         await assertThrows(try await finder.find("Eiffel Tower")) { error in
             XCTAssertEqual(error, .geocoderUnreachable(query: "Eiffel Tower"))
         }
+    }
+
+    // MARK: The header bar's search
+
+    func testSuggestionsAreCitiesStartingLikeTheTextAndAskNominatimNothing() async throws {
+        let suggestions = await makeFinder().suggestions(for: "Pari")
+        XCTAssertTrue(suggestions.contains { $0.name.hasPrefix("Paris, ") && $0.name.hasSuffix(", France") },
+                      "\(suggestions.map(\.name))")
+        XCTAssertTrue(suggestions.allSatisfy { $0.name.hasPrefix("Pari") && $0.source == .offlineCities })
+        let none = await makeFinder().suggestions(for: "  ")
+        XCTAssertEqual(none, [])
+        let recorded = try await server.requests()
+        XCTAssertEqual(recorded.count, 0, "never a request per keystroke")
+    }
+
+    func testASearchPutsNominatimsPlacesFirst() async throws {
+        let results = try await makeFinder().search("Eiffel Tower")
+        XCTAssertEqual(results.online, .answered)
+        XCTAssertEqual(results.places.first?.source, .nominatim)
+        XCTAssertTrue(results.places.first?.name.hasPrefix("Tour Eiffel") == true)
+        let recorded = try await server.requests()
+        XCTAssertEqual(recorded.map(\.q), ["Eiffel Tower"])
+    }
+
+    func testASearchNominatimKnowsNothingOfStillListsTheCities() async throws {
+        let results = try await makeFinder().search("Paris")
+        XCTAssertEqual(results.online, .answered)
+        XCTAssertEqual(results.places.first?.name.hasSuffix(", France"), true, "\(results.places.map(\.name))")
+        XCTAssertTrue(results.places.contains { $0.name == "Paris, Texas, United States" })
+        XCTAssertEqual(Set(results.places.map(\.name)).count, results.places.count, "no city twice")
+    }
+
+    func testWithNominatimDownASearchSaysSoAndGivesCities() async throws {
+        server.stop()
+        let cities = try await makeFinder().search("Reykjavik")
+        XCTAssertEqual(cities.online, .unavailable)
+        XCTAssertTrue(cities.places.first?.name.hasPrefix("Reykjav") == true, "\(cities.places.map(\.name))")
+        let landmark = try await makeFinder().search("Eiffel Tower")
+        XCTAssertEqual(landmark, PlaceSearchResults(places: [], online: .unavailable))
+    }
+
+    func testWithNominatimFailingASearchSaysSo() async throws {
+        try await server.send("__fail?mode=badjson")
+        let results = try await makeFinder().search("Mountain View")
+        XCTAssertEqual(results.online, .unavailable)
+        XCTAssertEqual(results.places.first?.source, .offlineCities)
+    }
+
+    func testWithoutAnOnlineGeocoderASearchIsCitiesOnly() async throws {
+        let results = try await PlaceFinder(offline: cities, online: nil).search("Mountain View")
+        XCTAssertEqual(results.online, .notAsked)
+        XCTAssertEqual(results.places.first?.latitude ?? 0, 37.386, accuracy: 0.01)
+    }
+
+    func testACityFoundByBothIsListedOnceAsNominatimNamedIt() {
+        let city = Place(name: "Paris, Île-de-France Region, France", latitude: 48.8534, longitude: 2.3488,
+                         source: .offlineCities)
+        let online = Place(name: "Paris, Île-de-France, France métropolitaine, France", latitude: 48.8589,
+                           longitude: 2.3200, source: .nominatim)
+        let tower = Place(name: "Tour Eiffel, 5, Avenue Anatole France, Paris", latitude: 48.8584, longitude: 2.2945,
+                          source: .nominatim)
+        let texas = Place(name: "Paris, Texas, United States", latitude: 33.66, longitude: -95.55, source: .offlineCities)
+        XCTAssertTrue(online.isSamePlace(as: city))
+        XCTAssertFalse(tower.isSamePlace(as: city), "another name")
+        XCTAssertFalse(texas.isSamePlace(as: city), "another place")
     }
 
     func testEveryMessageIsASentenceNamingTheQuery() {
