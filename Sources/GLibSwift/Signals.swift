@@ -15,6 +15,10 @@ public struct VoidSignal: Sendable {
     public static let map = VoidSignal("map")
     /// GtkPopover::closed.
     public static let closed = VoidSignal("closed")
+    /// GtkSearchEntry: the text changed and the typing paused.
+    public static let searchChanged = VoidSignal("search-changed")
+    /// GtkSearchEntry: Escape.
+    public static let stopSearch = VoidSignal("stop-search")
 }
 
 /// A signal whose C handler is `gboolean (*)(GtkWidget *widget, GdkEvent *event, gpointer user_data)`.

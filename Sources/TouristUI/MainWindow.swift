@@ -4,6 +4,7 @@ import Foundation
 import GLibSwift
 import Logging
 import MapView
+import Places
 import TouristPlaces
 import TouristStore
 
@@ -23,6 +24,7 @@ final class MainWindow {
     /// The pin whose album is open.
     private var openMark: PinMark?
     private(set) var albumPage: AlbumPage?
+    private var search: PlaceSearch?
     private let backButton: UnsafeMutablePointer<GtkWidget>
     private var backAction: OpaquePointer?
     private let store: (any ViewStateStore)?
@@ -85,6 +87,14 @@ final class MainWindow {
             pins.onOpen = { [weak self] mark in self?.openAlbum(mark) }
             page.pinLayer = pins.pinLayer
             self.pins = pins
+            if let finder = context.placeFinder {
+                let search = PlaceSearch(finder: finder)
+                search.onChoose = { [weak self] place in self?.show(place) }
+                search.onFinished = { [weak page] in if let page { gtk_widget_grab_focus(page.map.widget) } }
+                gtk_header_bar_pack_end(headerBar.cast(), search.entry)
+                gtk_widget_show(search.entry)
+                self.search = search
+            }
         } else {
             let failure = StatusPage(icon: "dialog-error-symbolic", title: "Your Places Could Not Be Opened",
                                      description: context.startupError ?? "Unknown error.")
@@ -139,6 +149,7 @@ final class MainWindow {
         if let namer { Task { await namer.want(mark.key) } } // its best name first
         gtk_stack_set_visible_child_name(stack.cast(), "album")
         gtk_widget_show(backButton)
+        if let search { gtk_widget_hide(search.entry) }
         if let backAction { SimpleAction.setEnabled(backAction, true) }
         setZoomEnabled(canZoomIn: false, canZoomOut: false)
     }
@@ -160,8 +171,21 @@ final class MainWindow {
         gtk_header_bar_set_title(headerBar.cast(), AppInfo.name)
         gtk_header_bar_set_subtitle(headerBar.cast(), nil)
         gtk_widget_hide(backButton)
+        if let search { gtk_widget_show(search.entry) }
         if let backAction { SimpleAction.setEnabled(backAction, false) }
         if let mapPage { setZoomEnabled(canZoomIn: mapPage.canZoomIn, canZoomOut: mapPage.canZoomOut) }
+    }
+
+    /// A search result was chosen: the map flies there, and the note under the header bar offers a pin.
+    private func show(_ place: Place) {
+        guard let mapPage else { return }
+        if visiblePageName != "map" { showMap() }
+        mapPage.show(MapViewport(latitude: place.latitude, longitude: place.longitude,
+                                 zoom: place.source == .offlineCities ? 11 : 15))
+        gtk_widget_grab_focus(mapPage.map.widget)
+        notification.show(place.name, actionLabel: "Drop Pin Here", seconds: 12) { [weak self] in
+            self?.pins?.dropPin(latitude: place.latitude, longitude: place.longitude)
+        }
     }
 
     private func setZoomEnabled(canZoomIn: Bool, canZoomOut: Bool) {
@@ -281,6 +305,11 @@ final class MainWindow {
         zoomInAction = SimpleAction.add("zoom-in", to: window) { [weak self] in self?.mapPage?.zoomIn() }
         zoomOutAction = SimpleAction.add("zoom-out", to: window) { [weak self] in self?.mapPage?.zoomOut() }
         backAction = SimpleAction.add("back", to: window) { [weak self] in self?.showMap() }
+        SimpleAction.add("search", to: window) { [weak self] in
+            guard let self, let search = self.search else { return }
+            if self.visiblePageName != "map" { self.showMap() }
+            search.focus()
+        }
         if let backAction { SimpleAction.setEnabled(backAction, false) }
     }
 

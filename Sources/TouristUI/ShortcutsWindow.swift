@@ -28,6 +28,13 @@ enum ShortcutsWindow {
                     <property name="accelerator">&lt;Primary&gt;minus</property>
                   </object>
                 </child>
+                <child>
+                  <object class="GtkShortcutsShortcut">
+                    <property name="visible">True</property>
+                    <property name="title">Search for a place</property>
+                    <property name="accelerator">&lt;Primary&gt;f</property>
+                  </object>
+                </child>
               </object>
             </child>
             <child>

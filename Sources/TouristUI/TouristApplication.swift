@@ -19,6 +19,8 @@ struct AppContext {
     var albums: AlbumService?
     /// Names pins (offline, then online); nil without a database.
     var namer: PinNamer?
+    /// The header bar's place search (cities offline, Nominatim on Enter).
+    var placeFinder: PlaceFinder?
     /// The map's place and the window's size as last saved (nil on the first start).
     var savedViewport: Viewport?
     var savedWindowState: WindowState?
@@ -97,6 +99,7 @@ public final class TouristApplication {
         setAccels("win.zoom-in", ["<Primary>plus", "<Primary>equal", "<Primary>KP_Add"])
         setAccels("win.zoom-out", ["<Primary>minus", "<Primary>KP_Subtract"])
         setAccels("win.show-help-overlay", ["<Primary>question"])
+        setAccels("win.search", ["<Primary>f"])
         setAccels("win.back", ["<Alt>Left", "Escape"])
         for signal in [SIGTERM, SIGINT, SIGHUP] {
             UnixSignals.on(signal) { [weak self] in
@@ -191,10 +194,10 @@ public final class TouristApplication {
                                              logger: logger)
             context.albums = AlbumService(store: database, searcher: client, downloader: downloader,
                                           albumSize: flickrConfiguration.albumSize, logger: logger)
-            context.namer = PinNamer(database: database,
-                                     online: NominatimGeocoder(endpoint: geocoderEndpoint, userAgent: AppInfo.userAgent,
-                                                               logger: logger),
-                                     logger: logger)
+            // One geocoder for names and search: one User-Agent, one limit of a request a second (shared anyway).
+            let geocoder = NominatimGeocoder(endpoint: geocoderEndpoint, userAgent: AppInfo.userAgent, logger: logger)
+            context.namer = PinNamer(database: database, online: geocoder, logger: logger)
+            context.placeFinder = PlaceFinder(offline: OfflineCities(), online: geocoder, logger: logger)
         } catch {
             logger.error("Could not open \(paths.databaseURL.path): \(error.localizedDescription)")
             context.startupError = "\(error.localizedDescription)\n\nYour places are kept in \(paths.dataFolder.path)."
