@@ -30,6 +30,8 @@ final class PinsController {
     private lazy var menu = PinMenu()
     private var hasShownPins = false
     private var hasPokedNamer = false
+    /// What the layer was last given, in the store's order.
+    private var shownMarks: [PinMark] = []
     private let namer: PinNamer?
     /// Each pin's place name, as the store has it (pins not named yet are absent).
     private var names: [Int64: String] = [:]
@@ -47,7 +49,8 @@ final class PinsController {
         self.namer = namer
         self.albums = albums
         self.writer = PinWriter(store: store)
-        self.layer = PinLayer(map: map)
+        // Thousands of pins would overlap at low zooms: they are drawn as clusters with their counts.
+        self.layer = PinLayer(map: map, clustering: true, logger: logger)
         self.notification = notification
         self.logger = logger
         lifetime = WidgetLifetime(map)
@@ -124,8 +127,13 @@ final class PinsController {
             if let name = pin.placeName { names[id] = name }
             if pin.placeNameSource == nil { unnamed = true }
         }
-        layer.setPins(marks)
-        logger.trace("pins shown: \(marks.count)")
+        // Names arriving (thousands a transaction while a library is named) move no pin: the layer, and
+        // its cluster index, keep what they have.
+        if marks != shownMarks {
+            shownMarks = marks
+            layer.setPins(marks)
+            logger.trace("pins shown: \(marks.count)")
+        }
         if names != self.names {
             self.names = names
             onNamesChanged?()
@@ -162,6 +170,20 @@ final class PinsController {
         }
         tickets[placeholder] = ticket
         return PinMark(key: placeholder, latitude: latitude, longitude: longitude)
+    }
+
+    /// Drops a pin with no gesture (a search result's "Drop Pin Here"), and fetches its album as a drop does.
+    func dropPin(latitude: Double, longitude: Double) {
+        if notification.isShown && notification.message == Self.hint { notification.dismiss() }
+        _ = writer.insert(latitude: latitude, longitude: longitude) { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success(let pin):
+                if let id = pin.id { self.albums.ensureAlbum(ofPin: id) }
+            case .failure(let error):
+                self.report("The pin could not be saved.", error)
+            }
+        }
     }
 
     func dragEnded(_ mark: PinMark) {
