@@ -76,11 +76,18 @@ public final class StoreObservation {
 // MARK: - Observations on the main actor
 
 extension AppDatabase {
-    /// Delivers all pins on the main actor now and after each change.
+    /// Delivers `transform(every pin)` on the main actor now and after each change that alters it. The pins
+    /// are read and transformed on a database thread, and a value equal to the last one is not delivered, so
+    /// the main actor never walks the whole library: a map watching positions is not woken by names.
     @MainActor
-    public func observePins(onError: @escaping @MainActor (Error) -> Void,
-                            onChange: @escaping @MainActor ([Pin]) -> Void) -> StoreObservation {
-        StoreObservation(observePins().start(in: reader, onError: onError, onChange: onChange))
+    public func observePins<Value: Equatable & Sendable>(
+        _ transform: @escaping @Sendable ([Pin]) -> Value,
+        onError: @escaping @MainActor (Error) -> Void,
+        onChange: @escaping @MainActor (Value) -> Void) -> StoreObservation {
+        let observation = ValueObservation
+            .tracking { db in transform(try Pin.order(Pin.Columns.id).fetchAll(db)) }
+            .removeDuplicates()
+        return StoreObservation(observation.start(in: reader, onError: onError, onChange: onChange))
     }
 
     /// Delivers the pin (nil once it is deleted) on the main actor now and after each change.

@@ -12,9 +12,11 @@ public protocol PinStore: Sendable {
     func undoPinDeletion(_ deletion: PinDeletion) throws
     /// The undo window has closed: the files go for good.
     func finishPinDeletion(_ deletion: PinDeletion) throws
+    /// `transform` runs off the main thread; only values that differ from the last reach `onChange`.
     @MainActor
-    func observePins(onError: @escaping @MainActor (Error) -> Void,
-                     onChange: @escaping @MainActor ([Pin]) -> Void) -> StoreObservation
+    func observePins<Value: Equatable & Sendable>(_ transform: @escaping @Sendable ([Pin]) -> Value,
+                                                  onError: @escaping @MainActor (Error) -> Void,
+                                                  onChange: @escaping @MainActor (Value) -> Void) -> StoreObservation
 }
 
 extension AppDatabase: PinStore {}

@@ -20,7 +20,8 @@ final class PinsController {
     private let logger: Logger
     private let lifetime: WidgetLifetime
     private var gestures: PinGestures?
-    private var observation: StoreObservation?
+    private var positions: StoreObservation?
+    private var namesObservation: StoreObservation?
     private var tickets: [PinKey: PinTicket] = [:]
     private var nextPlaceholderKey: PinKey = -1
     /// Where pins dropped in this gesture appeared (under their placeholder key, then their id):
@@ -30,8 +31,6 @@ final class PinsController {
     private lazy var menu = PinMenu()
     private var hasShownPins = false
     private var hasPokedNamer = false
-    /// What the layer was last given, in the store's order.
-    private var shownMarks: [PinMark] = []
     private let namer: PinNamer?
     /// Each pin's place name, as the store has it (pins not named yet are absent).
     private var names: [Int64: String] = [:]
@@ -71,15 +70,24 @@ final class PinsController {
             gtk_tooltip_set_text(tooltip, self.title(of: mark.key, latitude: mark.latitude, longitude: mark.longitude))
             return true
         }
-        observation = store.observePins(onError: { [weak self] error in
+        // Positions and names are watched apart, each boiled down off the main thread: thousands of names
+        // arriving wake neither the layer nor its cluster index, and a moved pin does not rebuild the names.
+        positions = store.observePins(Self.marks, onError: { [weak self] error in
             self?.logger.error("Could not read the pins: \(error.localizedDescription)")
             self?.notification.show("Your pins could not be read. \(error.localizedDescription)")
-        }, onChange: { [weak self] pins in
-            self?.show(pins)
+        }, onChange: { [weak self] marks in
+            self?.show(marks)
+        })
+        namesObservation = store.observePins(PinNames.init, onError: { [weak self] error in
+            self?.logger.error("Could not read the pins' names: \(error.localizedDescription)")
+        }, onChange: { [weak self] names in
+            self?.namesChanged(names)
         })
         lifetime.onDestroy { [weak self] in
-            self?.observation?.cancel()
-            self?.observation = nil
+            self?.positions?.cancel()
+            self?.positions = nil
+            self?.namesObservation?.cancel()
+            self?.namesObservation = nil
             if let namer = self?.namer { Task { await namer.stop() } }
         }
     }
@@ -108,37 +116,29 @@ final class PinsController {
 
     // MARK: Store → map
 
-    private func show(_ pins: [Pin]) {
+    /// Runs off the main thread.
+    private nonisolated static func marks(_ pins: [Pin]) -> [PinMark] {
+        pins.compactMap { pin in pin.id.map { PinMark(key: $0, latitude: pin.latitude, longitude: pin.longitude) } }
+    }
+
+    private func show(_ marks: [PinMark]) {
         if !hasShownPins {
             hasShownPins = true
-            if pins.isEmpty { notification.show(Self.hint, seconds: 8) }
+            if marks.isEmpty { notification.show(Self.hint, seconds: 8) }
         }
-        var marks: [PinMark] = []
-        marks.reserveCapacity(pins.count)
-        var names: [Int64: String] = [:]
+        layer.setPins(marks)
+        logger.trace("pins shown: \(marks.count)")
+    }
+
+    private func namesChanged(_ names: PinNames) {
+        self.names = names.names
+        onNamesChanged?()
         // The namer looks once at start-up (it may have online names to refine), then only when a pin
         // has no name at all: a new or moved pin. Pins waiting for an online name are its own business.
-        var unnamed = !hasPokedNamer
-        hasPokedNamer = true
-        for pin in pins {
-            guard let id = pin.id else { continue }
-            marks.append(PinMark(key: id, latitude: pin.latitude, longitude: pin.longitude))
-            if tickets[id] == nil { tickets[id] = PinTicket(id: id) }
-            if let name = pin.placeName { names[id] = name }
-            if pin.placeNameSource == nil { unnamed = true }
+        if !hasPokedNamer || names.someUnnamed, let namer {
+            hasPokedNamer = true
+            Task { await namer.pinsChanged() }
         }
-        // Names arriving (thousands a transaction while a library is named) move no pin: the layer, and
-        // its cluster index, keep what they have.
-        if marks != shownMarks {
-            shownMarks = marks
-            layer.setPins(marks)
-            logger.trace("pins shown: \(marks.count)")
-        }
-        if names != self.names {
-            self.names = names
-            onNamesChanged?()
-        }
-        if unnamed, let namer { Task { await namer.pinsChanged() } }
     }
 
     // MARK: Gestures → store
@@ -297,5 +297,20 @@ final class PinMenu {
     func popup(for mark: PinMark, event: UnsafeMutablePointer<GdkEvent>) {
         target = mark
         gtk_menu_popup_at_pointer(menu.cast(), event)
+    }
+}
+
+/// Every pin's place name, and whether some pin has none yet; built off the main thread.
+struct PinNames: Equatable, Sendable {
+    var names: [Int64: String] = [:]
+    var someUnnamed = false
+
+    init(_ pins: [Pin]) {
+        names.reserveCapacity(pins.count)
+        for pin in pins {
+            guard let id = pin.id else { continue }
+            if let name = pin.placeName { names[id] = name }
+            if pin.placeNameSource == nil { someUnnamed = true }
+        }
     }
 }

@@ -1,4 +1,5 @@
 import GRDB
+import Synchronization
 import XCTest
 @testable import TouristStore
 
@@ -26,6 +27,38 @@ final class ObservationTests: XCTestCase {
         // Then the observation delivers the new list
         await fulfillment(of: [inserted], timeout: 5)
         XCTAssertEqual(values, [[], [pin]])
+    }
+
+    @MainActor
+    func testATransformedPinsObservationDeliversOnlyChangesOfItsValueAndTransformsOffTheMainThread() async throws {
+        // A file database written off the main thread, as the app has it.
+        let database = try AppDatabase.open(paths: makeTemporaryPaths())
+        let pin = try database.insertPin(latitude: 1, longitude: 2)
+        let id = try XCTUnwrap(pin.id)
+        let onMain = Mutex(false)
+        var delivered: [[Double]] = []
+        let first = expectation(description: "the current positions")
+        let moved = expectation(description: "the positions after a move")
+        let observation = database.observePins({ pins in
+            if Thread.isMainThread { onMain.withLock { $0 = true } }
+            return pins.map(\.latitude)
+        }, onError: { error in XCTFail("\(error)") }, onChange: { latitudes in
+            delivered.append(latitudes)
+            if delivered.count == 1 { first.fulfill() }
+            if delivered.count == 2 { moved.fulfill() }
+        })
+        defer { observation.cancel() }
+        await fulfillment(of: [first], timeout: 5)
+
+        // A name changes no position: nothing is delivered. A move is.
+        try await Task.detached {
+            XCTAssertTrue(try database.namePin(id: id, "Somewhere", source: .offline, at: 1, 2))
+            try database.movePin(id: id, latitude: 3, longitude: 2, clearingAlbum: false)
+        }.value
+        await fulfillment(of: [moved], timeout: 5)
+        try await Task.sleep(for: .milliseconds(200))
+        XCTAssertEqual(delivered, [[1], [3]])
+        XCTAssertFalse(onMain.withLock { $0 }, "pins are transformed on a database thread")
     }
 
     func testPhotosObservationDeliversTheAlbumAfterChanges() async throws {
