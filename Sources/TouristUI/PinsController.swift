@@ -65,7 +65,12 @@ final class PinsController {
         // Hovering a pin names it.
         gtk_widget_set_has_tooltip(map.widget, 1)
         map.widget.connect(.queryTooltip) { [weak self] x, y, keyboard, tooltip in
-            guard let self, !keyboard, let hit = self.layer.pin(atX: Double(x), y: Double(y)) else { return false }
+            guard let self, !keyboard else { return false }
+            if let cluster = self.layer.cluster(atX: Double(x), y: Double(y)) {
+                gtk_tooltip_set_text(tooltip, "\(cluster.count.formatted()) pins — click to zoom in")
+                return true
+            }
+            guard let hit = self.layer.pin(atX: Double(x), y: Double(y)) else { return false }
             let mark = self.layer.resolved(hit)
             gtk_tooltip_set_text(tooltip, self.title(of: mark.key, latitude: mark.latitude, longitude: mark.longitude))
             return true
