@@ -44,6 +44,7 @@ public final class PinLayer {
     /// The pin under the pointer while it is being placed or dragged: drawn on top.
     public private(set) var floating: PinMark?
     private var images: PinImages
+    private var markerImages: ClusterMarkerImages
     /// Bumped on every change that alters what the cached pins look like.
     private var version = 0
     private var cache: PinCache?
@@ -70,6 +71,7 @@ public final class PinLayer {
         self.logger = logger
         lifetime = WidgetLifetime(map)
         images = PinImages(scale: gtk_widget_get_scale_factor(map.widget))
+        markerImages = ClusterMarkerImages(scale: images.scale)
         let box = Unmanaged.passRetained(WeakPinLayer(self)).toOpaque()
         layer = vt_pin_layer_new({ _, cr, data in
             guard let cr, let data else { return }
@@ -239,6 +241,7 @@ public final class PinLayer {
         let scale = gtk_widget_get_scale_factor(map.widget)
         if scale != images.scale {
             images = PinImages(scale: scale)
+            markerImages = ClusterMarkerImages(scale: scale)
             version += 1
         }
         let width = Int(gtk_widget_get_allocated_width(map.widget))
@@ -290,10 +293,11 @@ public final class PinLayer {
     private func drawClusters(_ shown: [Cluster], _ cr: OpaquePointer, width: Double, height: Double,
                               margin: Double) -> Int {
         var drawn = 0
+        markerImages.begin(cr)
         for cluster in shown {
             let (sx, sy) = screenPoint(Float(cluster.latitude * .pi / 180), Float(cluster.longitude * .pi / 180))
             if cluster.count > 1 {
-                ClusterMarker.draw(cr, x: Double(sx), y: Double(sy), count: cluster.count)
+                markerImages.draw(cr, x: sx, y: sy, count: cluster.count)
                 drawn += 1
             } else if let key = singlePin(cluster) {
                 images[tints[key] ?? .red].paint(cr, tipX: Double(sx), tipY: Double(sy))
