@@ -74,14 +74,17 @@ final class ClusterMarkerImages {
         ClusterMarker.selectFont(cr)
     }
 
-    /// Draws the marker for `count` centred at (x, y) in whole logical pixels, after `begin`.
-    func draw(_ cr: OpaquePointer, x: Int32, y: Int32, count: Int) {
+    /// Draws the marker for `count` centred at (x, y) in whole logical pixels, after `begin`; returns
+    /// half the side of the square it covers (the label stays inside the disc).
+    @discardableResult
+    func draw(_ cr: OpaquePointer, x: Int32, y: Int32, count: Int) -> Double {
         let (surface, half) = disc(radius: ClusterMarker.radius(count: count))
         let left = Double(x) - half, top = Double(y) - half
         cairo_set_source_surface(cr, surface, left, top)
         cairo_rectangle(cr, left, top, 2 * half, 2 * half)
         cairo_fill(cr)
         ClusterMarker.drawLabel(cr, x: Double(x), y: Double(y), count: count)
+        return half
     }
 
     /// The disc for `radius` (rounded), and half its side in logical pixels.

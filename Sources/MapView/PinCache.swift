@@ -38,29 +38,24 @@ final class PinCache {
 
     let key: Key
     private let reference: (Int32, Int32)
-    private let surface: OpaquePointer
+    /// Kept by the next cache of the same size.
+    let canvas: PinCanvas
     let pinsDrawn: Int
     /// With clustering: what it shows, north to south.
     let clusters: [Cluster]
 
-    init(key: Key, reference: (Int32, Int32), clusters: [Cluster] = [], draw: (OpaquePointer, Double) -> Int) {
+    /// Paints with `draw` (context translated by the margin) into `canvas`, cleared first.
+    init(key: Key, reference: (Int32, Int32), canvas: PinCanvas, clusters: [Cluster] = [],
+         draw: (OpaquePointer, Double) -> Int) {
         self.key = key
         self.reference = reference
         self.clusters = clusters
-        let margin = Self.margin
-        let scale = Double(key.scale)
-        surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32,
-                                             Int32((Double(key.width) + 2 * margin) * scale),
-                                             Int32((Double(key.height) + 2 * margin) * scale))
-        cairo_surface_set_device_scale(surface, scale, scale)
-        let cr = cairo_create(surface)!
-        cairo_translate(cr, margin, margin)
-        pinsDrawn = draw(cr, margin)
+        self.canvas = canvas
+        canvas.clear()
+        let cr = cairo_create(canvas.surface)!
+        cairo_translate(cr, Self.margin, Self.margin)
+        pinsDrawn = draw(cr, Self.margin)
         cairo_destroy(cr)
-    }
-
-    isolated deinit {
-        cairo_surface_destroy(surface)
     }
 
     func isUsable(for key: Key, reference: (Int32, Int32)) -> Bool {
@@ -72,7 +67,63 @@ final class PinCache {
     func paint(_ cr: OpaquePointer, reference: (Int32, Int32)) {
         let dx = Double(reference.0 - self.reference.0) - Self.margin
         let dy = Double(reference.1 - self.reference.1) - Self.margin
-        cairo_set_source_surface(cr, surface, dx, dy)
+        cairo_set_source_surface(cr, canvas.surface, dx, dy)
         cairo_paint(cr)
+    }
+}
+
+/// The image a `PinCache` paints into, a little larger than the map, kept from one cache to the next
+/// while the map's size and scale stay: clearing what the last cache drew (its pins' and markers'
+/// boxes) costs far less than allocating and faulting in ~9 MB on every zoom step.
+@MainActor
+final class PinCanvas {
+    let width: Int, height: Int, scale: Int32
+    let surface: OpaquePointer
+    /// What was drawn since the last clear, in the caches' context coordinates.
+    private var drawn: [(x: Double, y: Double, width: Double, height: Double)] = []
+    /// Past this many boxes one clear of the whole image is cheaper.
+    private static let boxLimit = 2_000
+
+    init(width: Int, height: Int, scale: Int32) {
+        self.width = width
+        self.height = height
+        self.scale = scale
+        let margin = PinCache.margin
+        surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32,
+                                             Int32((Double(width) + 2 * margin) * Double(scale)),
+                                             Int32((Double(height) + 2 * margin) * Double(scale)))
+        cairo_surface_set_device_scale(surface, Double(scale), Double(scale))
+    }
+
+    isolated deinit {
+        cairo_surface_destroy(surface)
+    }
+
+    func fits(width: Int, height: Int, scale: Int32) -> Bool {
+        width == self.width && height == self.height && scale == self.scale
+    }
+
+    /// Notes a box that was drawn into (context coordinates, margin translated), for the next clear.
+    func noteDrawn(x: Double, y: Double, width: Double, height: Double) {
+        drawn.append((x, y, width, height))
+    }
+
+    func clear() {
+        guard !drawn.isEmpty else { return }
+        let cr = cairo_create(surface)!
+        cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR)
+        if drawn.count > Self.boxLimit {
+            cairo_paint(cr)
+        } else {
+            cairo_translate(cr, PinCache.margin, PinCache.margin)
+            // Whole pixels around each box, so antialiased edges go too.
+            for box in drawn {
+                cairo_rectangle(cr, (box.x - 1).rounded(.down), (box.y - 1).rounded(.down),
+                                (box.width + 2).rounded(.up) + 1, (box.height + 2).rounded(.up) + 1)
+            }
+            cairo_fill(cr)
+        }
+        cairo_destroy(cr)
+        drawn.removeAll(keepingCapacity: true)
     }
 }

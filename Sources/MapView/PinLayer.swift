@@ -257,22 +257,24 @@ public final class PinLayer {
         // a fixed reference point tells the offset.
         let reference = screenPoint(0, 0)
         if cache == nil || !cache!.isUsable(for: key, reference: reference) {
+            let canvas = cache.flatMap { $0.canvas.fits(width: width, height: height, scale: scale) ? $0.canvas : nil }
+                ?? PinCanvas(width: width, height: height, scale: scale)
             if clusters != nil {
                 let margin = PinCache.margin
                 let shown = clusters!.clusters(minX: Double(originX) - margin, minY: Double(originY) - margin,
                                                maxX: Double(originX) + Double(width) + margin,
                                                maxY: Double(originY) + Double(height) + margin, zoom: Int(zoom))
                     .sorted { $0.y < $1.y } // northern first, as the pins
-                cache = PinCache(key: key, reference: reference, clusters: shown) { cr, margin in
-                    self.drawClusters(shown, cr, width: Double(width), height: Double(height), margin: margin)
+                cache = PinCache(key: key, reference: reference, canvas: canvas, clusters: shown) { cr, margin in
+                    self.drawClusters(shown, cr, canvas: canvas)
                 }
                 if let logger, logger.logLevel <= .debug {
                     let markers = shown.filter { $0.count > 1 }
                     logger.debug("clusters shown at zoom \(zoom): \(markers.count) markers for \(markers.reduce(0) { $0 + $1.count }) pins, \(shown.count - markers.count) single pins")
                 }
             } else {
-                cache = PinCache(key: key, reference: reference) { cr, margin in
-                    self.drawPins(cr, width: Double(width), height: Double(height), margin: margin)
+                cache = PinCache(key: key, reference: reference, canvas: canvas) { cr, margin in
+                    self.drawPins(cr, canvas: canvas, width: Double(width), height: Double(height), margin: margin)
                 }
             }
         }
@@ -290,30 +292,34 @@ public final class PinLayer {
 
     /// Paints the clusters (single pins as pins) and the pins shown ahead of the store, all but the
     /// floating one, into `cr`; returns how many pins it painted (a marker counts as one).
-    private func drawClusters(_ shown: [Cluster], _ cr: OpaquePointer, width: Double, height: Double,
-                              margin: Double) -> Int {
+    private func drawClusters(_ shown: [Cluster], _ cr: OpaquePointer, canvas: PinCanvas) -> Int {
         var drawn = 0
+        func paintPin(_ sx: Int32, _ sy: Int32, _ tint: PinTint) {
+            images[tint].paint(cr, tipX: Double(sx), tipY: Double(sy))
+            canvas.noteDrawn(x: Double(sx) - PinImage.anchor.x, y: Double(sy) - PinImage.anchor.y,
+                             width: PinImage.width, height: PinImage.height)
+            drawn += 1
+        }
         markerImages.begin(cr)
         for cluster in shown {
             let (sx, sy) = screenPoint(Float(cluster.latitude * .pi / 180), Float(cluster.longitude * .pi / 180))
             if cluster.count > 1 {
-                markerImages.draw(cr, x: sx, y: sy, count: cluster.count)
+                let half = markerImages.draw(cr, x: sx, y: sy, count: cluster.count)
+                canvas.noteDrawn(x: Double(sx) - half, y: Double(sy) - half, width: 2 * half, height: 2 * half)
                 drawn += 1
             } else if let key = singlePin(cluster) {
-                images[tints[key] ?? .red].paint(cr, tipX: Double(sx), tipY: Double(sy))
-                drawn += 1
+                paintPin(sx, sy, tints[key] ?? .red)
             }
         }
         for mark in ahead.values where mark.key != floating?.key {
             let (sx, sy) = screenPoint(Float(mark.latitude * .pi / 180), Float(mark.longitude * .pi / 180))
-            images[mark.tint].paint(cr, tipX: Double(sx), tipY: Double(sy))
-            drawn += 1
+            paintPin(sx, sy, mark.tint)
         }
         return drawn
     }
 
     /// Paints every pin but the floating one into `cr`; returns how many it painted.
-    private func drawPins(_ cr: OpaquePointer, width: Double, height: Double, margin: Double) -> Int {
+    private func drawPins(_ cr: OpaquePointer, canvas: PinCanvas, width: Double, height: Double, margin: Double) -> Int {
         var drawn = 0
         func paint(_ sx: Int32, _ sy: Int32, _ tint: PinTint) {
             let x = Double(sx), y = Double(sy)
@@ -321,6 +327,7 @@ public final class PinLayer {
             if x + PinImage.width < -margin || x - PinImage.width > width + margin
                 || y < -margin || y - PinImage.height > height + margin { return }
             images[tint].paint(cr, tipX: x, tipY: y)
+            canvas.noteDrawn(x: x - PinImage.anchor.x, y: y - PinImage.anchor.y, width: PinImage.width, height: PinImage.height)
             drawn += 1
         }
         for index in marks.indices {
