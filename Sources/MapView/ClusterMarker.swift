@@ -2,8 +2,8 @@ import CGtk
 import Foundation
 
 /// A cluster's marker: a red disc with a white ring and a thin dark edge (seen on light and dark
-/// tiles), its count in white bold; drawn as vectors at the context's device scale, so it is crisp
-/// at scale 2. Grows a little with the count.
+/// tiles), its count in white bold; rendered at the screen's scale factor (disc images and labels
+/// alike), so it is crisp at scale 2. Grows a little with the count.
 enum ClusterMarker {
     static func radius(count: Int) -> Double {
         min(26, 13 + 3 * log10(Double(max(count, 2))))
