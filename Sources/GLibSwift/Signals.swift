@@ -49,6 +49,8 @@ public struct PointerSignal: Sendable {
     public static let childActivated = PointerSignal("child-activated")
     /// GtkListBox::row-activated (argument: the GtkListBoxRow).
     public static let rowActivated = PointerSignal("row-activated")
+    /// GtkListBox: the selected row changed (nil: none).
+    public static let rowSelected = PointerSignal("row-selected")
     /// GtkStack notify::visible-child (argument: the GParamSpec).
     public static let notifyVisibleChild = PointerSignal("notify::visible-child")
 }

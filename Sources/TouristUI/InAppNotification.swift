@@ -74,6 +74,15 @@ final class InAppNotification {
         timeout = Timeout.after(milliseconds: seconds * 1000) { [weak self] in self?.dismiss() }
     }
 
+    /// Ctrl+Z: takes the shown notification's action if it is an undo; false if there is none.
+    @discardableResult
+    func undo() -> Bool {
+        guard isShown, action != nil, gtk_button_get_label(actionButton.cast()).map({ String(cString: $0) }) == "Undo"
+        else { return false }
+        gtk_button_clicked(actionButton.cast())
+        return true
+    }
+
     func dismiss() {
         finishPrevious()
         guard lifetime.isAlive else { return }

@@ -25,6 +25,8 @@ final class MainWindow {
     private var openMark: PinMark?
     private(set) var albumPage: AlbumPage?
     private var search: PlaceSearch?
+    private var places: PlacesSidebar?
+    private let placesButton: UnsafeMutablePointer<GtkWidget>
     private let backButton: UnsafeMutablePointer<GtkWidget>
     private var backAction: OpaquePointer?
     private let store: (any ViewStateStore)?
@@ -57,6 +59,10 @@ final class MainWindow {
                                         tooltip: "Back to the Map (Alt+←)")
         gtk_actionable_set_action_name(OpaquePointer(backButton), "win.back")
         gtk_header_bar_pack_start(headerBar.cast(), backButton)
+        placesButton = Widgets.iconButton(icon: "view-list-symbolic", accessibleName: "My Places",
+                                          tooltip: "My Places (F9)")
+        gtk_actionable_set_action_name(OpaquePointer(placesButton), "win.places")
+        gtk_header_bar_pack_start(headerBar.cast(), placesButton)
         gtk_window_set_titlebar(window.cast(), headerBar)
         gtk_widget_show_all(headerBar)
         gtk_widget_set_no_show_all(backButton, 1)
@@ -74,7 +80,13 @@ final class MainWindow {
             let page = MapWidget(tileSource: context.tileSource, tileCacheFolder: context.paths.tileCacheFolder,
                                  userAgent: AppInfo.userAgent, logger: context.logger)
             mapPage = page
-            gtk_stack_add_named(stack.cast(), page.root, "map")
+            // My Places slides in beside the map.
+            let sidebar = PlacesSidebar(store: database)
+            places = sidebar
+            let mapBox = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)!
+            gtk_box_pack_start(mapBox.cast(), sidebar.root, 0, 0, 0)
+            gtk_box_pack_start(mapBox.cast(), page.root, 1, 1, 0)
+            gtk_stack_add_named(stack.cast(), mapBox, "map")
             let album = AlbumPage(store: database, albums: albums, notification: notification, logger: context.logger)
             album.onShowPreferences = { [weak self] in self?.showPreferences() }
             albumPage = album
@@ -87,10 +99,22 @@ final class MainWindow {
             pins.onOpen = { [weak self] mark in self?.openAlbum(mark) }
             page.pinLayer = pins.pinLayer
             self.pins = pins
+            sidebar.untitled = { [weak pins] place in
+                pins?.title(of: place.id, latitude: place.latitude, longitude: place.longitude)
+                    ?? CoordinateFormat.string(latitude: place.latitude, longitude: place.longitude)
+            }
+            sidebar.onSelect = { [weak self] place in self?.centre(on: place) }
+            sidebar.onOpen = { [weak self] place in
+                self?.openAlbum(PinMark(key: place.id, latitude: place.latitude, longitude: place.longitude))
+            }
+            sidebar.onDelete = { [weak pins] place in
+                pins?.delete(PinMark(key: place.id, latitude: place.latitude, longitude: place.longitude))
+            }
             if let finder = context.placeFinder {
                 let search = PlaceSearch(finder: finder)
                 search.onChoose = { [weak self] place in self?.show(place) }
                 search.onFinished = { [weak page] in if let page { gtk_widget_grab_focus(page.map.widget) } }
+                search.onTextChanged = { [weak sidebar = places] text in sidebar?.filter(text) }
                 gtk_header_bar_pack_end(headerBar.cast(), search.entry)
                 gtk_widget_show(search.entry)
                 self.search = search
@@ -172,8 +196,28 @@ final class MainWindow {
         gtk_header_bar_set_subtitle(headerBar.cast(), nil)
         gtk_widget_hide(backButton)
         if let search { gtk_widget_show(search.entry) }
+        if let places, places.isOpen { places.open() } // the keyboard goes back to the list
         if let backAction { SimpleAction.setEnabled(backAction, false) }
         if let mapPage { setZoomEnabled(canZoomIn: mapPage.canZoomIn, canZoomOut: mapPage.canZoomOut) }
+    }
+
+    /// A place was selected in My Places: the map centres on it, close enough to see it.
+    private func centre(on place: PlaceSummary) {
+        guard let mapPage else { return }
+        mapPage.show(MapViewport(latitude: place.latitude, longitude: place.longitude,
+                                 zoom: max(mapPage.viewport.zoom, 11)))
+    }
+
+    /// F9 and the header bar's button: My Places opens (with the keyboard) or closes.
+    private func togglePlaces() {
+        guard let places else { return }
+        if visiblePageName != "map" { showMap() }
+        if places.isOpen && places.hasFocus {
+            places.close()
+            if let mapPage { gtk_widget_grab_focus(mapPage.map.widget) }
+        } else {
+            places.open()
+        }
     }
 
     /// A search result was chosen: the map flies there, and the note under the header bar offers a pin.
@@ -305,6 +349,8 @@ final class MainWindow {
         zoomInAction = SimpleAction.add("zoom-in", to: window) { [weak self] in self?.mapPage?.zoomIn() }
         zoomOutAction = SimpleAction.add("zoom-out", to: window) { [weak self] in self?.mapPage?.zoomOut() }
         backAction = SimpleAction.add("back", to: window) { [weak self] in self?.showMap() }
+        SimpleAction.add("places", to: window) { [weak self] in self?.togglePlaces() }
+        SimpleAction.add("undo", to: window) { [weak self] in self?.notification.undo() }
         SimpleAction.add("search", to: window) { [weak self] in
             guard let self, let search = self.search else { return }
             if self.visiblePageName != "map" { self.showMap() }

@@ -26,6 +26,8 @@ final class PlaceSearch {
     var onChoose: ((Place) -> Void)?
     /// Escape on an empty search: the map may take the keyboard back.
     var onFinished: (() -> Void)?
+    /// The text changed (after a pause in the typing): My Places filters by it.
+    var onTextChanged: ((String) -> Void)?
 
     static let hint = "Press Enter to search for addresses and landmarks too"
 
@@ -100,6 +102,7 @@ final class PlaceSearch {
 
     private func textChanged() {
         let text = self.text
+        onTextChanged?(text)
         // GtkSearchEntry reports the typing's pause even after Enter was pressed: Enter's answer stays.
         guard text != searched else { return }
         searched = nil

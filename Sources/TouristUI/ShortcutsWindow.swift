@@ -35,6 +35,13 @@ enum ShortcutsWindow {
                     <property name="accelerator">&lt;Primary&gt;f</property>
                   </object>
                 </child>
+                <child>
+                  <object class="GtkShortcutsShortcut">
+                    <property name="visible">True</property>
+                    <property name="title">My Places</property>
+                    <property name="accelerator">F9</property>
+                  </object>
+                </child>
               </object>
             </child>
             <child>
@@ -46,6 +53,13 @@ enum ShortcutsWindow {
                     <property name="visible">True</property>
                     <property name="title">Back to the map</property>
                     <property name="accelerator">&lt;Alt&gt;Left Escape</property>
+                  </object>
+                </child>
+                <child>
+                  <object class="GtkShortcutsShortcut">
+                    <property name="visible">True</property>
+                    <property name="title">Undo a deletion</property>
+                    <property name="accelerator">&lt;Primary&gt;z</property>
                   </object>
                 </child>
               </object>

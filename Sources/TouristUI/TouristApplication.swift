@@ -100,6 +100,8 @@ public final class TouristApplication {
         setAccels("win.zoom-out", ["<Primary>minus", "<Primary>KP_Subtract"])
         setAccels("win.show-help-overlay", ["<Primary>question"])
         setAccels("win.search", ["<Primary>f"])
+        setAccels("win.places", ["F9"])
+        setAccels("win.undo", ["<Primary>z"])
         setAccels("win.back", ["<Alt>Left", "Escape"])
         for signal in [SIGTERM, SIGINT, SIGHUP] {
             UnixSignals.on(signal) { [weak self] in

@@ -1,0 +1,296 @@
+import CGtk
+import Foundation
+import GLibSwift
+import TouristStore
+
+/// "My Places": a list of your pins beside the map (F9), with each place's name, photo count and first
+/// photo; newest first or by name; filtered by the header bar's search text. It is the keyboard's way to
+/// every pin: arrows select (the map centres on the place), Enter opens the album, Delete deletes (with
+/// Undo). At most `PlaceListQuery.limit` rows are shown, read and counted on a database thread, so the
+/// main thread's work does not grow with the library; the footer says when the filter hides the rest.
+@MainActor
+final class PlacesSidebar {
+    let root: UnsafeMutablePointer<GtkWidget>
+    private let lifetime: WidgetLifetime
+    private let list: UnsafeMutablePointer<GtkWidget>
+    private let footer: UnsafeMutablePointer<GtkWidget>
+    private let order: UnsafeMutablePointer<GtkWidget>
+    private let empty: UnsafeMutablePointer<GtkWidget>
+    private let store: AppDatabase
+    private var observation: StoreObservation?
+    private var query = PlaceListQuery()
+    private var shown: [PlaceSummary] = []
+    /// Row images waiting for a thumbnail, by photo path (replaced with the rows).
+    private var waitingImages: [String: [UnsafeMutablePointer<GtkWidget>]] = [:]
+    /// Decoded thumbnails by photo path; cleared when it grows past a few pages.
+    private var thumbnails: [String: DecodedPixbuf] = [:]
+    private var decoding: Set<String> = []
+    /// Set while rows are rebuilt, so re-selecting the same place does not move the map.
+    private var rebuilding = false
+    /// Opened before its rows arrived: the first row takes the keyboard.
+    private var wantsFocus = false
+
+    static let thumbnailSide: Int32 = 48
+
+    var onSelect: ((PlaceSummary) -> Void)?
+    var onOpen: ((PlaceSummary) -> Void)?
+    var onDelete: ((PlaceSummary) -> Void)?
+    /// The name shown for a place without one yet.
+    var untitled: (PlaceSummary) -> String = { CoordinateFormat.string(latitude: $0.latitude, longitude: $0.longitude) }
+
+    init(store: AppDatabase) {
+        self.store = store
+        root = gtk_revealer_new()
+        lifetime = WidgetLifetime(root)
+        gtk_revealer_set_transition_type(root.cast(), GTK_REVEALER_TRANSITION_TYPE_SLIDE_RIGHT)
+
+        let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+        gtk_widget_set_size_request(box, 300, -1)
+        Widgets.addStyleClass(box, "sidebar")
+        let header = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
+        Widgets.setMargins(header, 6)
+        let title = gtk_label_new(nil)!
+        gtk_label_set_markup(title.cast(), "<b>My Places</b>")
+        gtk_label_set_xalign(title.cast(), 0)
+        order = gtk_combo_box_text_new()
+        gtk_combo_box_text_append(order.cast(), "newest", "Newest First")
+        gtk_combo_box_text_append(order.cast(), "name", "By Name")
+        gtk_combo_box_set_active_id(order.cast(), "newest")
+        Widgets.setAccessibleName(order, "Sort Places")
+        gtk_box_pack_start(header.cast(), title, 1, 1, 0)
+        gtk_box_pack_end(header.cast(), order, 0, 0, 0)
+
+        list = gtk_list_box_new()
+        gtk_list_box_set_selection_mode(list.cast(), GTK_SELECTION_SINGLE)
+        gtk_list_box_set_activate_on_single_click(list.cast(), 0)
+        Widgets.setAccessibleName(list, "My Places")
+        empty = gtk_label_new("No places yet.\nPress and hold on the map to drop a pin.")
+        gtk_label_set_justify(empty.cast(), GTK_JUSTIFY_CENTER)
+        Widgets.addStyleClass(empty, "dim-label")
+        Widgets.setMargins(empty, 18)
+        gtk_widget_show(empty)
+        gtk_list_box_set_placeholder(list.cast(), empty)
+        let scroller = gtk_scrolled_window_new(nil, nil)!
+        gtk_scrolled_window_set_policy(scroller.cast(), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        gtk_container_add(scroller.container, list)
+        footer = gtk_label_new(nil)
+        gtk_label_set_line_wrap(footer.cast(), 1)
+        gtk_label_set_xalign(footer.cast(), 0)
+        Widgets.addStyleClass(footer, "dim-label")
+        Widgets.setMargins(footer, 6)
+
+        gtk_box_pack_start(box.cast(), header, 0, 0, 0)
+        gtk_box_pack_start(box.cast(), gtk_separator_new(GTK_ORIENTATION_HORIZONTAL), 0, 0, 0)
+        gtk_box_pack_start(box.cast(), scroller, 1, 1, 0)
+        gtk_box_pack_start(box.cast(), footer, 0, 0, 0)
+        let separator = gtk_separator_new(GTK_ORIENTATION_VERTICAL)!
+        let outer = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)!
+        gtk_box_pack_start(outer.cast(), box, 1, 1, 0)
+        gtk_box_pack_start(outer.cast(), separator, 0, 0, 0)
+        gtk_container_add(root.container, outer)
+        gtk_widget_show_all(outer)
+
+        order.connect(.changed) { [weak self] in
+            guard let self else { return }
+            let id = gtk_combo_box_get_active_id(self.order.cast()).map { String(cString: $0) }
+            self.query.order = id == "name" ? .name : .newestFirst
+            self.observe()
+        }
+        list.connect(.rowSelected) { [weak self] row in
+            guard let self, !self.rebuilding, let place = self.place(of: row) else { return }
+            self.onSelect?(place)
+        }
+        list.connect(.rowActivated) { [weak self] row in
+            guard let self, let place = self.place(of: row) else { return }
+            self.onOpen?(place)
+        }
+        list.connect(.keyPress) { [weak self] event in
+            guard let self, Int32(event.pointee.key.keyval) == GDK_KEY_Delete
+                    || Int32(event.pointee.key.keyval) == GDK_KEY_KP_Delete,
+                  let row = gtk_list_box_get_selected_row(self.list.cast()),
+                  let place = self.place(of: UnsafeMutableRawPointer(row)) else { return false }
+            self.onDelete?(place)
+            return true
+        }
+        lifetime.onDestroy { [weak self] in
+            self?.observation?.cancel()
+            self?.observation = nil
+        }
+    }
+
+    var isOpen: Bool { lifetime.isAlive && gtk_revealer_get_reveal_child(root.cast()) != 0 }
+
+    /// Whether the keyboard is in the list.
+    var hasFocus: Bool {
+        guard lifetime.isAlive, let window = gtk_widget_get_toplevel(root),
+              let focus = gtk_window_get_focus(window.cast()) else { return false }
+        return focus == list || gtk_widget_is_ancestor(focus, list) != 0
+    }
+
+    /// Shows the list (watching the store only while it is shown) and gives it the keyboard.
+    func open() {
+        guard lifetime.isAlive else { return }
+        if !isOpen {
+            gtk_revealer_set_reveal_child(root.cast(), 1)
+            observe()
+        }
+        focusList()
+    }
+
+    /// The keyboard goes to the selected row, else the first (selecting it); with no rows yet, to the
+    /// first row that arrives.
+    private func focusList() {
+        guard let row = gtk_list_box_get_selected_row(list.cast()) ?? gtk_list_box_get_row_at_index(list.cast(), 0) else {
+            wantsFocus = true
+            return
+        }
+        wantsFocus = false
+        gtk_widget_grab_focus(UnsafeMutableRawPointer(row).assumingMemoryBound(to: GtkWidget.self))
+        // Shown selected, so Enter and Delete have a target, but opening the list does not move the map.
+        if gtk_list_box_get_selected_row(list.cast()) == nil {
+            let wasRebuilding = rebuilding
+            rebuilding = true
+            gtk_list_box_select_row(list.cast(), row)
+            rebuilding = wasRebuilding
+        }
+    }
+
+    func close() {
+        guard isOpen else { return }
+        gtk_revealer_set_reveal_child(root.cast(), 0)
+        observation?.cancel()
+        observation = nil
+    }
+
+    /// The search text: places whose names contain every word.
+    func filter(_ text: String) {
+        let text = text.trimmingCharacters(in: .whitespaces)
+        guard text != query.filter else { return }
+        query.filter = text
+        if isOpen { observe() }
+    }
+
+    private func observe() {
+        observation?.cancel()
+        observation = store.observePlaces(query, onError: { [weak self] error in
+            guard let self, self.lifetime.isAlive else { return }
+            gtk_label_set_text(self.footer.cast(), "Your places could not be read. \(error.localizedDescription)")
+        }, onChange: { [weak self] places in
+            self?.show(places)
+        })
+    }
+
+    // MARK: Rows
+
+    private func show(_ page: PlaceList) {
+        guard lifetime.isAlive else { return }
+        let selectedRow = gtk_list_box_get_selected_row(list.cast())
+        let selected = selectedRow.flatMap { place(of: UnsafeMutableRawPointer($0))?.id }
+        let selectedIndex = selectedRow.map { Int(gtk_list_box_row_get_index($0)) }
+        let hadFocus = gtk_widget_has_focus(list) != 0
+            || gtk_list_box_get_selected_row(list.cast()).map { gtk_widget_has_focus(UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWidget.self)) != 0 } == true
+        rebuilding = true
+        defer { rebuilding = false }
+        shown = page.places
+        waitingImages = [:]
+        gtk_container_foreach(list.container, { child, _ in if let child { gtk_widget_destroy(child) } }, nil)
+        let scale = gtk_widget_get_scale_factor(list)
+        for place in page.places {
+            gtk_container_add(list.container, row(for: place, scale: scale))
+        }
+        // The same place stays selected; if it went (deleted), the one now in its position, so Delete
+        // can go down a list.
+        let index = selected.flatMap { id in page.places.firstIndex { $0.id == id } }
+            ?? selectedIndex.map { min($0, page.places.count - 1) }
+        if let index, index >= 0, let row = gtk_list_box_get_row_at_index(list.cast(), Int32(index)) {
+            gtk_list_box_select_row(list.cast(), row)
+            if hadFocus { gtk_widget_grab_focus(UnsafeMutableRawPointer(row).assumingMemoryBound(to: GtkWidget.self)) }
+        }
+        rebuilding = false
+        if wantsFocus { focusList() }
+        if !query.filter.isEmpty && page.matching == 0 {
+            gtk_label_set_text(empty.cast(), "No place is called “\(query.filter)”.")
+        } else {
+            gtk_label_set_text(empty.cast(), "No places yet.\nPress and hold on the map to drop a pin.")
+        }
+        let footerText: String
+        if page.matching > page.places.count {
+            footerText = "Showing \(page.places.count.formatted()) of \(page.matching.formatted()) places. Search to find the others."
+        } else if !query.filter.isEmpty {
+            footerText = "\(page.matching.formatted()) of \(page.total.formatted()) places match “\(query.filter)”."
+        } else {
+            footerText = page.total == 1 ? "1 place" : "\(page.total.formatted()) places"
+        }
+        gtk_label_set_text(footer.cast(), footerText)
+        if thumbnails.count > 4 * query.limit { thumbnails = [:] }
+    }
+
+    private func row(for place: PlaceSummary, scale: Int32) -> UnsafeMutablePointer<GtkWidget> {
+        let box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 10)!
+        Widgets.setMargins(box, 6)
+        let image = gtk_image_new_from_icon_name("mark-location-symbolic", GTK_ICON_SIZE_DND)!
+        gtk_widget_set_size_request(image, Self.thumbnailSide, Self.thumbnailSide)
+        if let path = place.firstPhotoPath {
+            if let decoded = thumbnails[path] {
+                setThumbnail(decoded, on: image, scale: scale)
+            } else {
+                waitingImages[path, default: []].append(image)
+                decodeThumbnail(path, scale: scale)
+            }
+        }
+        let name = place.placeName ?? untitled(place)
+        let labels = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2)!
+        let title = gtk_label_new(name)!
+        gtk_label_set_xalign(title.cast(), 0)
+        gtk_label_set_ellipsize(title.cast(), PANGO_ELLIPSIZE_END)
+        Widgets.addStyleClass(title, "heading")
+        let photos = place.photoCount == 1 ? "1 photo" : "\(place.photoCount.formatted()) photos"
+        let added = place.createdAt.formatted(date: .abbreviated, time: .omitted)
+        let detail = gtk_label_new("\(photos) · added \(added)")!
+        gtk_label_set_xalign(detail.cast(), 0)
+        Widgets.addStyleClass(detail, "dim-label")
+        gtk_box_pack_start(labels.cast(), title, 0, 0, 0)
+        gtk_box_pack_start(labels.cast(), detail, 0, 0, 0)
+        gtk_widget_set_valign(labels, GTK_ALIGN_CENTER)
+        gtk_box_pack_start(box.cast(), image, 0, 0, 0)
+        gtk_box_pack_start(box.cast(), labels, 1, 1, 0)
+        let row = gtk_list_box_row_new()!
+        gtk_container_add(row.container, box)
+        Widgets.setAccessibleName(row, "\(name), \(photos)")
+        gtk_widget_set_tooltip_text(row, "\(name)\nEnter opens the album, Delete deletes the pin")
+        gtk_widget_show_all(row)
+        return row
+    }
+
+    private func place(of row: UnsafeMutableRawPointer?) -> PlaceSummary? {
+        guard let row else { return nil }
+        let index = Int(gtk_list_box_row_get_index(row.assumingMemoryBound(to: GtkListBoxRow.self)))
+        return shown.indices.contains(index) ? shown[index] : nil
+    }
+
+    // MARK: Thumbnails
+
+    private func decodeThumbnail(_ path: String, scale: Int32) {
+        guard decoding.insert(path).inserted else { return }
+        let file = store.photoFileURL(relativePath: path).path
+        let side = Self.thumbnailSide * scale
+        Task { [weak self] in
+            let decoded = await Task.detached(priority: .utility) {
+                ImageDecoding.squareThumbnail(path: file, side: side)
+            }.value
+            guard let self else { return }
+            self.decoding.remove(path)
+            guard let decoded, self.lifetime.isAlive else { return }
+            self.thumbnails[path] = decoded
+            for image in self.waitingImages.removeValue(forKey: path) ?? [] {
+                self.setThumbnail(decoded, on: image, scale: scale)
+            }
+        }
+    }
+
+    private func setThumbnail(_ decoded: DecodedPixbuf, on image: UnsafeMutablePointer<GtkWidget>, scale: Int32) {
+        guard let surface = gdk_cairo_surface_create_from_pixbuf(decoded.pixbuf, scale, nil) else { return }
+        gtk_image_set_from_surface(image.cast(), surface)
+        cairo_surface_destroy(surface)
+    }
+}
