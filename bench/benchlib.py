@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import re
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -110,6 +112,18 @@ def start_display(home: Path) -> VirtualDisplay:
 
 
 RESULTS = REPO / "bench" / "results" / "latest.json"
+
+
+def seed_random_pins(app: "App", count: int, seed: int = 7) -> None:
+    """Starts the app once (creating its database), stops it, and adds `count` pins scattered over the
+    inhabited latitudes, the same ones for the same seed."""
+    app.start()
+    app.stop()
+    generator = random.Random(seed)
+    with sqlite3.connect(app.database) as database:
+        database.executemany(
+            "INSERT INTO pin(latitude, longitude, created_at) VALUES (?, ?, ?)",
+            [(generator.uniform(-60, 70), generator.uniform(-180, 180), 800_000_000.0) for _ in range(count)])
 
 
 def record(name: str, value: float, unit: str, floor: float | None = None, floor_name: str = "",

@@ -8,12 +8,10 @@ the app's own trace log ("cluster index built: N pins in X ms", "frame N ms", "m
 from __future__ import annotations
 
 import argparse
-import random
 import re
-import sqlite3
 import time
 
-from benchlib import App, UserInput, percentile, record, start_display, summary, temporary_home, TileServer
+from benchlib import App, seed_random_pins, UserInput, percentile, record, start_display, summary, temporary_home, TileServer
 
 FRAME = re.compile(r"frame ([0-9.]+) ms, ([0-9]+) pins drawn(?:, ([0-9]+) cluster markers)?")
 STALL = re.compile(r"main loop stall ([0-9.]+) ms")
@@ -30,13 +28,7 @@ def run(pins: int, steps: int) -> None:
     tiles = TileServer().start()
     app = App(display.name, tiles, None, home)
     try:
-        app.start()
-        app.stop()  # the first start creates the database
-        generator = random.Random(7)
-        with sqlite3.connect(app.database) as database:
-            database.executemany(
-                "INSERT INTO pin(latitude, longitude, created_at) VALUES (?, ?, ?)",
-                [(generator.uniform(-60, 70), generator.uniform(-180, 180), 800_000_000.0) for _ in range(pins)])
+        seed_random_pins(app, pins)
         app.start()
         _, built = app.log.wait_for(rf"cluster index built: {pins} pins in ([0-9.]+) ms", timeout=120)
         record(f"clusters.{pins}_pins.index_build", float(built.group(1)), "ms",

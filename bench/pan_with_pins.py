@@ -7,12 +7,10 @@ by the app itself (trace log: "frame N ms") while xdotool drags the map.
 from __future__ import annotations
 
 import argparse
-import random
 import re
-import sqlite3
 import time
 
-from benchlib import App, UserInput, percentile, record, start_display, summary, temporary_home, TileServer
+from benchlib import App, seed_random_pins, UserInput, percentile, record, start_display, summary, temporary_home, TileServer
 
 
 def main() -> None:
@@ -26,13 +24,7 @@ def main() -> None:
     tiles = TileServer().start()
     app = App(display.name, tiles, None, home)
     try:
-        app.start()
-        app.stop()  # the first start creates the database
-        generator = random.Random(7)
-        with sqlite3.connect(app.database) as database:
-            database.executemany(
-                "INSERT INTO pin(latitude, longitude, created_at) VALUES (?, ?, ?)",
-                [(generator.uniform(-60, 70), generator.uniform(-180, 180), 800_000_000.0) for _ in range(options.pins)])
+        seed_random_pins(app, options.pins)
         app.start()
         time.sleep(1.5)  # tiles and pins settle
         user = UserInput(display.name)
