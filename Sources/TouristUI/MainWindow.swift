@@ -35,11 +35,7 @@ final class MainWindow {
     private var zoomInAction: OpaquePointer?
     private var zoomOutAction: OpaquePointer?
 
-    /// Size while not maximized: what we restore, so un-maximizing after a restart still works.
-    private var trackedSize = MainWindow.defaultSize
-    private var isMaximized = false
-    private var savedWindowState: WindowState?
-    private let windowStateDebouncer = Debouncer(milliseconds: ViewportKeeper.quietMilliseconds)
+    private var sizeKeeper: WindowSizeKeeper?
 
     init(application: UnsafeMutablePointer<GtkApplication>, context: AppContext) {
         logger = context.logger
@@ -127,7 +123,7 @@ final class MainWindow {
 
         installActions()
         installHelpOverlay()
-        restoreWindowState(context.savedWindowState)
+        sizeKeeper = WindowSizeKeeper(window: window, saved: context.savedWindowState, store: store, logger: logger)
         connectWindowSignals()
         restoreViewport(context.savedViewport)
 
@@ -245,11 +241,10 @@ final class MainWindow {
     /// queued writes land and what was last seen is saved. Nothing here reads a widget; the map
     /// position and the window size were recorded as they changed.
     private func windowDestroyed() {
-        windowStateDebouncer.cancel()
         pins?.finishPendingWork()
         albumPage?.finishPendingDeletions()
         viewportKeeper?.flush()
-        saveWindowStateNow()
+        sizeKeeper?.flush()
     }
 
     // MARK: Viewport
@@ -270,77 +265,14 @@ final class MainWindow {
         }
     }
 
-    // MARK: Window size
-
-    /// - parameter saved: as the store had it at start-up (nil on the first start).
-    private func restoreWindowState(_ saved: WindowState?) {
-        var size = Self.defaultSize
-        var maximized = false
-        if let state = saved, state.width >= 360, state.height >= 300 {
-            size = (state.width, state.height)
-            maximized = state.isMaximized
-        }
-        trackedSize = size
-        isMaximized = maximized
-        savedWindowState = windowState
-        gtk_window_set_default_size(window.cast(), Int32(size.width), Int32(size.height))
-        if maximized { gtk_window_maximize(window.cast()) }
-        // Without a window manager (tests, kiosks) the window would otherwise land anywhere.
-        gtk_window_move(window.cast(), 0, 0)
-    }
+    // MARK: Window
 
     private func connectWindowSignals() {
-        window.connect(.configure) { [weak self] _ in
-            guard let self else { return false }
-            if !self.isMaximized {
-                var width: Int32 = 0, height: Int32 = 0
-                gtk_window_get_size(self.window.cast(), &width, &height)
-                self.trackedSize = (Int(width), Int(height))
-            }
-            self.windowStateChanged()
-            return false
-        }
-        window.connect(.windowState) { [weak self] event in
-            let state = event.pointee.window_state.new_window_state
-            self?.isMaximized = state.rawValue & GDK_WINDOW_STATE_MAXIMIZED.rawValue != 0
-            self?.windowStateChanged()
-            return false
-        }
         window.connect(.delete) { [weak self] _ in
             self?.close()
             return true // close() destroys the window when the map is ready for it
         }
         lifetime.onDestroy { [weak self] in self?.windowDestroyed() }
-    }
-
-    private var windowState: WindowState {
-        WindowState(width: trackedSize.width, height: trackedSize.height, isMaximized: isMaximized)
-    }
-
-    /// Saved in the background once resizing pauses, like the map position.
-    private func windowStateChanged() {
-        guard let store, windowState != savedWindowState else { return }
-        windowStateDebouncer.schedule { [weak self] in
-            guard let self else { return }
-            let state = self.windowState
-            self.savedWindowState = state
-            let logger = self.logger
-            Task.detached {
-                do { try store.saveWindowState(state) } catch {
-                    logger.error("Could not save the window size: \(error.localizedDescription)")
-                }
-            }
-        }
-    }
-
-    private func saveWindowStateNow() {
-        guard let store, windowState != savedWindowState else { return }
-        do {
-            try store.saveWindowState(windowState)
-            savedWindowState = windowState
-        } catch {
-            logger.error("Could not save the window size: \(error.localizedDescription)")
-        }
     }
 
     // MARK: Actions
