@@ -28,6 +28,11 @@ public enum Widgets {
         gtk_widget_set_margin_end(widget.widget, margin)
     }
 
+    /// Destroys every child of `container` (a list's rows, before it is filled again).
+    public static func destroyChildren(_ container: some GObjectPointer) {
+        gtk_container_foreach(container.container, { child, _ in if let child { gtk_widget_destroy(child) } }, nil)
+    }
+
     /// Adds an app's stylesheet for the default screen; `key` makes a second call with the same sheet a no-op.
     public static func installStylesheet(_ css: String, key: String) {
         guard !installedStylesheets.contains(key), let screen = gdk_screen_get_default() else { return }

@@ -58,7 +58,7 @@ final class StudentListPage {
     func show(_ students: [StudentInformation], mine: String?, now: Date = Date()) {
         guard lifetime.isAlive else { return }
         self.students = students
-        gtk_container_foreach(list.container, { child, _ in if let child { gtk_widget_destroy(child) } }, nil)
+        Widgets.destroyChildren(list)
         for student in students {
             gtk_container_add(list.container, Self.row(for: student, isMine: student.uniqueKey == mine, now: now))
         }

@@ -151,7 +151,7 @@ final class PlaceSearch {
         // Suggestions for text the person has left are not worth a popover over the map.
         guard lifetime.isAlive, requested || gtk_widget_has_focus(entry) != 0 else { return }
         places = found
-        gtk_container_foreach(list.container, { child, _ in if let child { gtk_widget_destroy(child) } }, nil)
+        Widgets.destroyChildren(list)
         for place in found { gtk_container_add(list.container, Self.row(for: place)) }
         gtk_widget_set_visible(list, found.isEmpty ? 0 : 1)
         setStatus(message ?? (found.isEmpty || found.allSatisfy { $0.source == .offlineCities } ? Self.hint : nil),
@@ -230,7 +230,7 @@ final class PlaceSearch {
         work?.cancel()
         generation += 1
         places = []
-        gtk_container_foreach(list.container, { child, _ in if let child { gtk_widget_destroy(child) } }, nil)
+        Widgets.destroyChildren(list)
         gtk_popover_popdown(popover.cast())
     }
 }

@@ -193,7 +193,7 @@ final class PlacesSidebar {
         defer { rebuilding = false }
         shown = page.places
         waitingImages = [:]
-        gtk_container_foreach(list.container, { child, _ in if let child { gtk_widget_destroy(child) } }, nil)
+        Widgets.destroyChildren(list)
         let scale = gtk_widget_get_scale_factor(list)
         for place in page.places {
             gtk_container_add(list.container, row(for: place, scale: scale))
