@@ -8,7 +8,7 @@ import Logging
 public final class FlickrAPIClient: FlickrSearching {
     public static let searchMethod = "flickr.photos.search"
     /// Sizes and fields every search asks for.
-    public static let extras = "url_q,url_n,owner_name,license"
+    public static let extras = "url_q,url_n,url_z,url_b,owner_name,license"
 
     public let configuration: FlickrConfiguration
     private let apiKey: @Sendable () -> FlickrAPIKey?

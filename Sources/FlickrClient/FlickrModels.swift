@@ -65,10 +65,13 @@ public struct FlickrPhoto: Sendable, Hashable, Identifiable {
     /// Size of `imageURL`, when Flickr sent it.
     public var width: Int?
     public var height: Int?
+    /// The biggest size worth showing in the photo viewer: `url_b` (1024 px) if Flickr has it,
+    /// else `url_z` (640 px); nil when it has neither (the photo is small).
+    public var largeImageURL: URL?
 
     public init(id: String, owner: String, ownerName: String? = nil, title: String = "", secret: String? = nil,
                 server: String? = nil, farm: Int? = nil, license: String? = nil, imageURL: URL,
-                width: Int? = nil, height: Int? = nil) {
+                width: Int? = nil, height: Int? = nil, largeImageURL: URL? = nil) {
         self.id = id
         self.owner = owner
         self.ownerName = ownerName
@@ -80,6 +83,7 @@ public struct FlickrPhoto: Sendable, Hashable, Identifiable {
         self.imageURL = imageURL
         self.width = width
         self.height = height
+        self.largeImageURL = largeImageURL
     }
 
     /// The photo's page on Flickr, which its terms require each photo to link to.

@@ -82,7 +82,7 @@ public enum SearchResponseDecoding {
 
         enum CodingKeys: String, CodingKey {
             case id, owner, ownername, title, secret, server, farm, license
-            case url_n, width_n, height_n, url_q, width_q, height_q
+            case url_n, width_n, height_n, url_q, width_q, height_q, url_z, url_b
         }
 
         init(from decoder: any Decoder) throws {
@@ -94,20 +94,22 @@ public enum SearchResponseDecoding {
                 throw DecodingError.dataCorruptedError(forKey: .owner, in: container, debugDescription: "photo without owner")
             }
             let sizes: [(CodingKeys, CodingKeys, CodingKeys)] = [(.url_n, .width_n, .height_n), (.url_q, .width_q, .height_q)]
+            let large = [CodingKeys.url_b, .url_z].compactMap { container.lenientString($0).flatMap(Self.usableImageURL) }.first
             for (urlKey, widthKey, heightKey) in sizes {
-                guard let text = container.lenientString(urlKey), let url = usableImageURL(text) else { continue }
+                guard let text = container.lenientString(urlKey), let url = Self.usableImageURL(text) else { continue }
                 let ownerName = container.lenientString(.ownername).flatMap { $0.isEmpty ? nil : $0 }
                 photo = FlickrPhoto(id: id, owner: owner, ownerName: ownerName,
                                     title: container.lenientString(.title) ?? "",
                                     secret: container.lenientString(.secret), server: container.lenientString(.server),
                                     farm: container.lenientInt(.farm), license: container.lenientString(.license),
                                     imageURL: url, width: container.lenientInt(widthKey),
-                                    height: container.lenientInt(heightKey))
+                                    height: container.lenientInt(heightKey),
+                                    largeImageURL: large)
                 return
             }
         }
 
-        private func usableImageURL(_ text: String) -> URL? {
+        private static func usableImageURL(_ text: String) -> URL? {
             let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !trimmed.isEmpty, let url = URL(string: trimmed), TransportSecurity.isAllowed(url) else { return nil }
             return url

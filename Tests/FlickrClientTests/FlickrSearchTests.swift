@@ -125,7 +125,7 @@ final class FlickrSearchTests: XCTestCase {
             "safe_search": "1",
             "content_type": "1",
             "media": "photos",
-            "extras": "url_q,url_n,owner_name,license",
+            "extras": "url_q,url_n,url_z,url_b,owner_name,license",
             "per_page": "30",
             "page": "2",
             "format": "json",
@@ -417,5 +417,21 @@ final class SearchResponseDecodingTests: XCTestCase {
         let body = Data(#"{"photos":{"perpage":2,"total":9223372036854775807,"photo":[]},"stat":"ok"}"#.utf8)
         let page = try SearchResponseDecoding.decode(body, requestedPage: 1, requestedPerPage: 2)
         XCTAssertEqual(page.pages, Int.max / 2 + 1)
+    }
+
+    func testTheViewersBiggerSizeIsUrlBThenUrlZAndNeverAnInsecureOne() throws {
+        let body = Data(#"""
+            {"photos":{"page":1,"pages":1,"perpage":4,"total":4,"photo":[
+              {"id":"1","owner":"o","url_n":"https://live.staticflickr.com/1/1_a_n.jpg",
+               "url_z":"https://live.staticflickr.com/1/1_a_z.jpg","url_b":"https://live.staticflickr.com/1/1_a_b.jpg"},
+              {"id":"2","owner":"o","url_n":"https://live.staticflickr.com/1/2_a_n.jpg",
+               "url_z":"https://live.staticflickr.com/1/2_a_z.jpg"},
+              {"id":"3","owner":"o","url_n":"https://live.staticflickr.com/1/3_a_n.jpg"},
+              {"id":"4","owner":"o","url_n":"https://live.staticflickr.com/1/4_a_n.jpg",
+               "url_b":"http://elsewhere.example/4_a_b.jpg","url_z":42}
+            ]},"stat":"ok"}
+            """#.utf8)
+        let photos = try SearchResponseDecoding.decode(body, requestedPage: 1, requestedPerPage: 4).photos
+        XCTAssertEqual(photos.map { $0.largeImageURL?.lastPathComponent }, ["1_a_b.jpg", "2_a_z.jpg", nil, nil])
     }
 }

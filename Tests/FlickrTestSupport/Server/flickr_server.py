@@ -17,6 +17,7 @@ Search results are deterministic, computed from lat/lon/page/per_page. By defaul
   i % 10 == 4   only url_q (150 px), width_q as a string
   i % 11 == 0   no "title" and no "ownername"
   otherwise     url_n (320 px) and url_q; width_n a string for even i, a number for odd i
+  i % 7 != 6    also url_z (640 px); and url_b (1024 px) unless i % 3 == 2
 On odd pages "total" is a string and the other paging numbers are numbers; on even pages the other
 way round. "farm" alternates number/string. {"insecure_url_n": true} (POST /__control) makes every
 url_n a plain-http address on another host, which clients must not use.
@@ -53,17 +54,20 @@ def photo_jpeg(name):
     import io
     digest = hashlib.sha1(name.encode()).digest()
     red, green, blue = colorsys.hsv_to_rgb(digest[0] / 255.0, 0.55, 0.85)
-    image = Image.new("RGB", (320, 240), (int(red * 255), int(green * 255), int(blue * 255)))
+    # The size suffix says how big (Flickr's _z is 640 wide, _b 1024); the picture is the same.
+    scale = {"z": 2, "b": 3.2}.get(name.rsplit(".", 1)[0].rsplit("_", 1)[-1], 1)
+    width, height = int(320 * scale), int(240 * scale)
+    image = Image.new("RGB", (width, height), (int(red * 255), int(green * 255), int(blue * 255)))
     draw = ImageDraw.Draw(image)
-    draw.rectangle((0, 170, 320, 240), fill=(40, 60, 40))  # a horizon, so it reads as a photo
-    draw.ellipse((230, 30, 290, 90), fill=(250, 230, 140))
+    draw.rectangle((0, int(170 * scale), width, height), fill=(40, 60, 40))  # a horizon, so it reads as a photo
+    draw.ellipse(tuple(int(v * scale) for v in (230, 30, 290, 90)), fill=(250, 230, 140))
     label = "#" + name.split("_")[0][-4:]
     try:
         from PIL import ImageFont
-        font = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf", 40)
+        font = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf", int(40 * scale))
     except (ImportError, OSError):
         font = None
-    draw.text((56, 20), label, fill=(255, 255, 255), font=font)  # inside the square the app crops
+    draw.text((int(56 * scale), int(20 * scale)), label, fill=(255, 255, 255), font=font)  # inside the square the app crops
     output = io.BytesIO()
     image.save(output, format="JPEG", quality=85)
     return output.getvalue()
@@ -206,6 +210,14 @@ def photo_entry(base_url, lat, lon, index):
             entry["url_n"] = "http://farm66.staticflickr.example/%s/%s_%s_n.jpg" % (server, photo_id, secret)
         entry["width_n"] = "320" if index % 2 == 0 else 320
         entry["height_n"] = 240
+    # Bigger sizes for the photo viewer, as Flickr sends them: url_b (1024) for most photos, only
+    # url_z (640) for every third one, neither for every seventh (a small original).
+    if index % 7 != 6:
+        entry["url_z"] = stem + "_z.jpg"
+        entry["width_z"], entry["height_z"] = 640, 480
+        if index % 3 != 2:
+            entry["url_b"] = stem + "_b.jpg"
+            entry["width_b"], entry["height_b"] = "1024", "768"
     return entry
 
 
