@@ -104,6 +104,14 @@ extension AppDatabase {
             }
         }
 
+        migrator.registerMigration("v5-photo-viewer") { db in
+            // The photo viewer's bigger size (fetched on demand) and the photo's license.
+            try db.alter(table: "photo") { t in
+                t.add(column: "large_url", .text)
+                t.add(column: "license", .text)
+            }
+        }
+
         // Migrations for future versions go here.
 
         return migrator

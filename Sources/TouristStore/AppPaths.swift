@@ -50,6 +50,11 @@ public struct AppPaths: Sendable, Equatable {
         dataFolder.appendingPathComponent("staging", isDirectory: true)
     }
 
+    /// Bigger sizes of photos fetched for the photo viewer (re-fetchable, so in the cache).
+    public var largePhotosFolder: URL {
+        cacheFolder.appendingPathComponent("large-photos", isDirectory: true)
+    }
+
     /// Map tiles cached by the map widget.
     public var tileCacheFolder: URL {
         cacheFolder.appendingPathComponent("tiles", isDirectory: true)

@@ -14,6 +14,10 @@ public struct Photo: Codable, FetchableRecord, MutablePersistableRecord, Identif
     public var ownerId: String?
     public var ownerName: String?
     public var title: String?
+    /// A bigger size for the photo viewer, fetched only when the photo is viewed; nil if Flickr has none.
+    public var largeURL: String?
+    /// Flickr's license id ("4" is CC BY 2.0; see `PhotoLicense`).
+    public var license: String?
     /// Order in the album, ascending.
     public var position: Int
     public var createdAt: Date
@@ -27,6 +31,8 @@ public struct Photo: Codable, FetchableRecord, MutablePersistableRecord, Identif
         ownerId: String? = nil,
         ownerName: String? = nil,
         title: String? = nil,
+        largeURL: String? = nil,
+        license: String? = nil,
         position: Int,
         createdAt: Date = Date()
     ) {
@@ -38,6 +44,8 @@ public struct Photo: Codable, FetchableRecord, MutablePersistableRecord, Identif
         self.ownerId = ownerId
         self.ownerName = ownerName
         self.title = title
+        self.largeURL = largeURL
+        self.license = license
         self.position = position
         self.createdAt = createdAt
     }
@@ -51,6 +59,8 @@ public struct Photo: Codable, FetchableRecord, MutablePersistableRecord, Identif
         case ownerId = "owner_id"
         case ownerName = "owner_name"
         case title
+        case largeURL = "large_url"
+        case license
         case position
         case createdAt = "created_at"
     }
@@ -64,6 +74,8 @@ public struct Photo: Codable, FetchableRecord, MutablePersistableRecord, Identif
         public static let ownerId = Column(CodingKeys.ownerId)
         public static let ownerName = Column(CodingKeys.ownerName)
         public static let title = Column(CodingKeys.title)
+        public static let largeURL = Column(CodingKeys.largeURL)
+        public static let license = Column(CodingKeys.license)
         public static let position = Column(CodingKeys.position)
         public static let createdAt = Column(CodingKeys.createdAt)
     }

@@ -24,10 +24,21 @@ final class AppDatabaseSchemaTests: XCTestCase {
 
         XCTAssertEqual(columns.map(\.name), [
             "id", "pin_id", "flickr_id", "remote_url", "file_path",
-            "owner_id", "owner_name", "title", "position", "created_at",
+            "owner_id", "owner_name", "title", "position", "created_at", "large_url", "license",
         ])
         let nullable = columns.dropFirst().filter { !$0.isNotNull }.map(\.name)
-        XCTAssertEqual(nullable, ["file_path", "owner_id", "owner_name", "title"])
+        XCTAssertEqual(nullable, ["file_path", "owner_id", "owner_name", "title", "large_url", "license"])
+    }
+
+    func testAPhotoKeepsItsBiggerSizeAndLicense() throws {
+        let database = try makeEmptyDatabase()
+        let pin = try database.insertPin(latitude: 1, longitude: 2)
+        _ = try database.insertPhoto(Photo(pinId: try XCTUnwrap(pin.id), flickrId: "5", remoteURL: "https://x.example/5_n.jpg",
+                                           largeURL: "https://x.example/5_b.jpg", license: "4", position: 0))
+
+        let stored = try database.photos(ofPin: try XCTUnwrap(pin.id))
+        XCTAssertEqual(stored.map(\.largeURL), ["https://x.example/5_b.jpg"])
+        XCTAssertEqual(stored.map(\.license), ["4"])
     }
 
     func testPhotoReferencesPinWithCascadingDelete() throws {
@@ -96,7 +107,7 @@ final class AppDatabaseSchemaTests: XCTestCase {
              try AppDatabase.migrator.hasCompletedMigrations(db))
         }
 
-        XCTAssertEqual(applied, ["v1", "v2-undoable-deletions", "v3-albums", "v4-place-names"])
+        XCTAssertEqual(applied, ["v1", "v2-undoable-deletions", "v3-albums", "v4-place-names", "v5-photo-viewer"])
         XCTAssertTrue(complete)
     }
 
@@ -129,7 +140,7 @@ final class AppDatabaseSchemaTests: XCTestCase {
         XCTAssertEqual(try reopened.photos(ofPin: try XCTUnwrap(pin.id)), [photo])
         XCTAssertEqual(try reopened.viewport(), Viewport(latitude: 48, longitude: 2, zoom: 9))
         let applied = try reopened.reader.read { db in try AppDatabase.migrator.appliedIdentifiers(db) }
-        XCTAssertEqual(applied, ["v1", "v2-undoable-deletions", "v3-albums", "v4-place-names"])
+        XCTAssertEqual(applied, ["v1", "v2-undoable-deletions", "v3-albums", "v4-place-names", "v5-photo-viewer"])
     }
 
     func testOpenCreatesFoldersAndUsesWriteAheadLogging() throws {
