@@ -71,7 +71,8 @@ extension AlbumService {
             : Array(unique.prefix(albumSize))
         let rows = chosen.enumerated().map { index, photo in
             Photo(pinId: pinID, flickrId: photo.id, remoteURL: photo.imageURL.absoluteString,
-                  ownerId: photo.owner, ownerName: photo.ownerName, title: photo.title, position: index)
+                  ownerId: photo.owner, ownerName: photo.ownerName, title: photo.title,
+                  largeURL: photo.largeImageURL?.absoluteString, license: photo.license, position: index)
         }
         let album = Album(pinId: pinID, page: result.page, pages: result.pages, total: result.total,
                           perPage: result.perPage)
