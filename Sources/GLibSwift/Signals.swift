@@ -77,6 +77,13 @@ public struct TooltipSignal: Sendable {
     public static let queryTooltip = TooltipSignal()
 }
 
+/// GtkGestureSwipe::swipe: `void (*)(GtkGestureSwipe *, gdouble velocity_x, gdouble velocity_y, gpointer)`
+/// (pixels per second).
+public struct SwipeSignal: Sendable {
+    public let name = "swipe"
+    public static let swipe = SwipeSignal()
+}
+
 public typealias SignalHandlerID = UInt
 
 private typealias VoidHandler = @MainActor () -> Void
@@ -84,6 +91,7 @@ private typealias EventHandler = @MainActor (UnsafeMutablePointer<GdkEvent>) -> 
 private typealias PointerHandler = @MainActor (UnsafeMutableRawPointer?) -> Void
 private typealias IntHandler = @MainActor (Int32) -> Void
 private typealias DrawHandler = @MainActor (OpaquePointer) -> Bool
+private typealias SwipeHandler = @MainActor (_ velocityX: Double, _ velocityY: Double) -> Void
 private typealias TooltipHandler = @MainActor (_ x: Int32, _ y: Int32, _ keyboard: Bool, OpaquePointer) -> Bool
 
 private let voidThunk: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, data in
@@ -124,6 +132,12 @@ private let tooltipThunk: @convention(c) (UnsafeMutableRawPointer?, Int32, Int32
     return MainActor.assumeIsolated { box.body(x, y, keyboard != 0, tooltip).gboolean }
 }
 
+private let swipeThunk: @convention(c) (UnsafeMutableRawPointer?, Double, Double, UnsafeMutableRawPointer?) -> Void = { _, velocityX, velocityY, data in
+    let box = ClosureBox<SwipeHandler>.from(data)
+    MainActor.assumeIsolated { box.body(velocityX, velocityY) }
+}
+
+private let releaseSwipe: GClosureNotify = { data, _ in ClosureBox<SwipeHandler>.release(data) }
 private let releaseTooltip: GClosureNotify = { data, _ in ClosureBox<TooltipHandler>.release(data) }
 private let releaseDraw: GClosureNotify = { data, _ in ClosureBox<DrawHandler>.release(data) }
 private let releaseInt: GClosureNotify = { data, _ in ClosureBox<IntHandler>.release(data) }
@@ -184,6 +198,13 @@ extension GObjectPointer {
         let box = ClosureBox<TooltipHandler>(handler).retainedPointer()
         return connectThunk(rawObject, signal.name, unsafeBitCast(tooltipThunk, to: UnsafeRawPointer.self), box,
                             releaseTooltip)
+    }
+
+    @MainActor @discardableResult
+    public func connect(_ signal: SwipeSignal,
+                        _ handler: @escaping @MainActor (_ velocityX: Double, _ velocityY: Double) -> Void) -> SignalHandlerID {
+        let box = ClosureBox<SwipeHandler>(handler).retainedPointer()
+        return connectThunk(rawObject, signal.name, unsafeBitCast(swipeThunk, to: UnsafeRawPointer.self), box, releaseSwipe)
     }
 
     @MainActor
