@@ -19,7 +19,8 @@ public protocol AlbumPageStore: Sendable {
 extension AppDatabase: AlbumPageStore {}
 
 /// The photo album of one pin: a grid of photos that fills in as they download, with the empty
-/// and error states, New Collection, click-to-delete with undo, and attribution per photo.
+/// and error states, New Collection, click-to-delete with undo, attribution per photo, and the
+/// photo viewer (Enter, or View Larger in a photo's menu).
 @MainActor
 final class AlbumPage {
     let root: UnsafeMutablePointer<GtkWidget>
@@ -29,7 +30,10 @@ final class AlbumPage {
     private let notification: InAppNotification
     private let logger: Logger
     private let content: UnsafeMutablePointer<GtkWidget>
-    private let flowBox: UnsafeMutablePointer<GtkWidget>
+    private let grid: PhotoGrid
+    private let deletions: PhotoDeletions
+    private let largePhotos: LargePhotoCache?
+    private var viewer: PhotoViewer?
     private let progress: UnsafeMutablePointer<GtkWidget>
     private let progressRevealer: UnsafeMutablePointer<GtkWidget>
     private let newCollectionButton: UnsafeMutablePointer<GtkWidget>
@@ -44,8 +48,6 @@ final class AlbumPage {
     private(set) var pinID: Int64?
     private var observation: StoreObservation?
     private var contents = AlbumContents(album: nil, photos: [])
-    private var tiles: [Int64: PhotoTile] = [:]
-    private var pendingDeletions: [Int64: PhotoDeletion] = [:]
     /// The album activity last shown, so a failure is announced once, when it happens.
     private var shownActivity = AlbumActivity.idle
 
@@ -54,11 +56,16 @@ final class AlbumPage {
     /// Told whenever a photo has been painted.
     var onPhotoShown: (() -> Void)?
 
-    init(store: any AlbumPageStore, albums: AlbumService, notification: InAppNotification, logger: Logger) {
+    init(store: any AlbumPageStore, albums: AlbumService, largePhotos: LargePhotoCache?,
+         notification: InAppNotification, logger: Logger) {
         self.store = store
         self.albums = albums
+        self.largePhotos = largePhotos
         self.notification = notification
         self.logger = logger
+        grid = PhotoGrid(resolvePath: { relativePath in store.photoFileURL(relativePath: relativePath).path },
+                         albums: albums)
+        deletions = PhotoDeletions(store: store, notification: notification)
 
         root = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
         lifetime = WidgetLifetime(root)
@@ -73,21 +80,7 @@ final class AlbumPage {
         gtk_widget_set_vexpand(content, 1)
         gtk_stack_set_transition_type(content.cast(), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
 
-        flowBox = gtk_flow_box_new()
-        gtk_flow_box_set_homogeneous(flowBox.cast(), 1)
-        gtk_flow_box_set_selection_mode(flowBox.cast(), GTK_SELECTION_NONE)
-        gtk_flow_box_set_activate_on_single_click(flowBox.cast(), 1)
-        gtk_flow_box_set_max_children_per_line(flowBox.cast(), 30)
-        gtk_flow_box_set_min_children_per_line(flowBox.cast(), 2)
-        gtk_flow_box_set_row_spacing(flowBox.cast(), 6)
-        gtk_flow_box_set_column_spacing(flowBox.cast(), 6)
-        gtk_widget_set_valign(flowBox, GTK_ALIGN_START)
-        Widgets.setMargins(flowBox, 12)
-        Widgets.setAccessibleName(flowBox, "Photos")
-        let scrolled = gtk_scrolled_window_new(nil, nil)!
-        gtk_scrolled_window_set_policy(scrolled.cast(), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
-        gtk_container_add(scrolled.container, flowBox)
-        gtk_stack_add_named(content.cast(), scrolled, "photos")
+        gtk_stack_add_named(content.cast(), grid.root, "photos")
 
         noImages = StatusPage(icon: "image-missing-symbolic", title: "No Images",
                               description: "Nobody has shared photos taken near this place on Flickr yet. Try a pin nearby.")
@@ -124,8 +117,15 @@ final class AlbumPage {
             self.albums.ensureAlbum(ofPin: pinID)
         }
         preferencesButton.connect(.clicked) { [weak self] in self?.onShowPreferences?() }
-        flowBox.connect(.childActivated) { [weak self] child in self?.activated(child) }
-        flowBox.connect(.buttonPress) { [weak self] event in self?.buttonPressed(event) ?? false }
+        grid.onClicked = { [weak self] tile in self?.clicked(tile) }
+        grid.onOpen = { [weak self] tile in self?.view(tile.photo) }
+        grid.onDelete = { [weak self] tile in self?.deleteFromKeyboard(tile) }
+        grid.onMenu = { [weak self] tile, event in
+            guard let self else { return }
+            self.menu.popup(for: tile.photo, event: event, over: self.grid.flowBox, tile: tile.child)
+        }
+        grid.onShown = { [weak self] decodedAtDownload in self?.photoShown(decodedAtDownload: decodedAtDownload) }
+        menu.onView = { [weak self] photo in self?.view(photo) }
         let albumsObservation = albums.observe { [weak self] pinID in
             guard let self, pinID == self.pinID else { return }
             self.activityChanged()
@@ -149,8 +149,7 @@ final class AlbumPage {
         self.pinID = pinID
         shownActivity = albums.activity(ofPin: pinID)
         observation?.cancel()
-        for tile in tiles.values { gtk_widget_destroy(tile.child) }
-        tiles.removeAll()
+        grid.removeAll()
         contents = AlbumContents(album: nil, photos: [])
         render()
         observation = store.observeAlbum(ofPin: pinID, onError: { [weak self] error in
@@ -166,7 +165,7 @@ final class AlbumPage {
 
     /// The photo grid tells screen readers whose photos these are ("Photos of Montmartre, Paris, France").
     func setPlaceName(_ name: String) {
-        Widgets.setAccessibleName(flowBox, "Photos of \(name)")
+        Widgets.setAccessibleName(grid.flowBox, "Photos of \(name)")
     }
 
     func retryAfterKeyChange() {
@@ -187,8 +186,8 @@ final class AlbumPage {
         self.pinID = nil
     }
 
-    var photoCount: Int { tiles.count }
-    var shownPhotoCount: Int { tiles.values.filter(\.isShown).count }
+    var photoCount: Int { grid.count }
+    var shownPhotoCount: Int { grid.shownCount }
     var isNewCollectionEnabled: Bool { gtk_widget_get_sensitive(newCollectionButton) != 0 }
 
     // MARK: Rendering
@@ -197,7 +196,7 @@ final class AlbumPage {
         guard lifetime.isAlive, let pinID else { return }
         let activity = albums.activity(ofPin: pinID)
         let failed = albums.failedPhotoIDs(ofPin: pinID)
-        syncTiles(failed: failed)
+        grid.sync(contents.photos, failed: failed)
 
         let page: String
         if contents.album == nil {
@@ -272,38 +271,6 @@ final class AlbumPage {
         }
     }
 
-    /// Brings the grid in line with the album: removed photos go (the rest flow up), new ones come
-    /// in at their place as placeholders, and each tile shows its photo once its file is there.
-    private func syncTiles(failed: Set<Int64>) {
-        let ids = Set(contents.photos.compactMap(\.id))
-        for (id, tile) in tiles where !ids.contains(id) {
-            gtk_widget_destroy(tile.child)
-            tiles.removeValue(forKey: id)
-        }
-        for (index, photo) in contents.photos.enumerated() {
-            guard let id = photo.id else { continue }
-            if let tile = tiles[id] {
-                tile.update(photo, failed: failed.contains(id))
-                if gtk_flow_box_child_get_index(tile.child.cast()) != Int32(index) {
-                    g_object_ref(UnsafeMutableRawPointer(tile.child))
-                    gtk_container_remove(flowBox.container, tile.child)
-                    gtk_flow_box_insert(flowBox.cast(), tile.child, Int32(index))
-                    g_object_unref(UnsafeMutableRawPointer(tile.child))
-                }
-            } else {
-                let store = self.store
-                let tile = PhotoTile(photo: photo, resolvePath: { relativePath in
-                    store.photoFileURL(relativePath: relativePath).path
-                }, takeDecoded: { [albums] id in albums.takeDecodedPhoto(id) }, onShown: { [weak self] decodedAtDownload in
-                    self?.photoShown(decodedAtDownload: decodedAtDownload)
-                })
-                tiles[id] = tile
-                gtk_flow_box_insert(flowBox.cast(), tile.child, Int32(index))
-                tile.update(photo, failed: failed.contains(id)) // in the grid first: it may show at once
-            }
-        }
-    }
-
     private func photoShown(decodedAtDownload: Bool) {
         let source = decodedAtDownload ? "decoded at download" : "decoded from its file"
         // Out of the album's photos (the grid may still be filling in during this render).
@@ -319,76 +286,64 @@ final class AlbumPage {
         albums.newCollection(ofPin: pinID)
     }
 
-    private func tile(for child: UnsafeMutableRawPointer?) -> PhotoTile? {
-        guard let child else { return nil }
-        return tiles.values.first { UnsafeMutableRawPointer($0.child) == child }
-    }
-
-    private func activated(_ child: UnsafeMutableRawPointer?) {
-        guard let pinID, let tile = tile(for: child), let id = tile.photo.id else { return }
+    /// A click: a failed photo is tried again; a photo is removed (with Undo), once the album is whole.
+    private func clicked(_ tile: PhotoTile) {
+        guard let pinID, let id = tile.photo.id else { return }
         if tile.state == .failed {
             albums.retry(photoID: id, ofPin: pinID)
             return
         }
+        guard canDelete() else { return }
+        deletions.delete(photoID: id)
+    }
+
+    private func deleteFromKeyboard(_ tile: PhotoTile) {
+        guard let id = tile.photo.id, canDelete() else { return }
+        grid.willRemove(tile) // the next photo keeps the keyboard
+        deletions.delete(photoID: id)
+    }
+
+    private func canDelete() -> Bool {
+        guard let pinID else { return false }
         guard albums.isComplete(contents, pinID: pinID) else {
             notification.show("Photos can be removed once the album has finished downloading.", seconds: 4)
-            return
+            return false
         }
-        delete(photoID: id)
-    }
-
-    private func delete(photoID: Int64) {
-        let store = self.store
-        Task { [weak self] in
-            let result = await Task.detached { Result { try store.deletePhotoForUndo(id: photoID) } }.value
-            guard let self else { return }
-            switch result {
-            case .success(let deletion?):
-                self.pendingDeletions[photoID] = deletion
-                self.notification.show("Photo removed", actionLabel: "Undo", seconds: 6,
-                                       action: { [weak self] in self?.undo(photoID) },
-                                       onDismiss: { [weak self] in self?.finishDeletion(photoID) })
-            case .success(nil):
-                break
-            case .failure(let error):
-                self.notification.show("The photo could not be removed. \(error.localizedDescription)")
-            }
-        }
-    }
-
-    private func undo(_ photoID: Int64) {
-        guard let deletion = pendingDeletions.removeValue(forKey: photoID) else { return }
-        let store = self.store
-        Task.detached { [weak self] in
-            do { try store.undoPhotoDeletion(deletion) } catch {
-                let message = error.localizedDescription
-                await MainActor.run { self?.notification.show("The photo could not be restored. \(message)") }
-            }
-        }
-    }
-
-    private func finishDeletion(_ photoID: Int64) {
-        guard let deletion = pendingDeletions.removeValue(forKey: photoID) else { return }
-        let store = self.store
-        Task.detached { try? store.finishPhotoDeletion(deletion) }
+        return true
     }
 
     /// On leaving the album or quitting: deleted photos' files go for good (synchronously).
     func finishPendingDeletions() {
-        let deletions = pendingDeletions
-        pendingDeletions.removeAll()
-        for deletion in deletions.values {
-            try? store.finishPhotoDeletion(deletion)
-        }
-        if !deletions.isEmpty { notification.dismiss() } // its Undo no longer applies
+        deletions.finishAll()
     }
 
-    private func buttonPressed(_ event: UnsafeMutablePointer<GdkEvent>) -> Bool {
-        let button = event.pointee.button
-        guard button.type == GDK_BUTTON_PRESS, button.button == 3,
-              let child = gtk_flow_box_get_child_at_pos(flowBox.cast(), Int32(button.x), Int32(button.y)),
-              let tile = tile(for: UnsafeMutableRawPointer(child)) else { return false }
-        menu.popup(for: tile.photo, event: event, over: flowBox)
-        return true
+    /// The first photo takes the keyboard (the album was opened).
+    func focusPhotos() {
+        grid.focusFirstPhoto()
     }
+
+    // MARK: The viewer
+
+    /// Opens the viewer on `photo`, going through the album's downloaded photos.
+    private func view(_ photo: Photo) {
+        let downloaded = contents.photos.filter { $0.filePath != nil }
+        guard let index = downloaded.firstIndex(where: { $0.id == photo.id }) else {
+            notification.show("This photo has not been downloaded yet.", seconds: 4)
+            return
+        }
+        viewer.map { gtk_widget_destroy($0.window) }
+        let store = self.store
+        let viewer = PhotoViewer(photos: downloaded, index: index, parent: gtk_widget_get_toplevel(root),
+                                 resolvePath: { store.photoFileURL(relativePath: $0).path },
+                                 largePhotos: largePhotos, logger: logger)
+        viewer.window.connect(.destroy) { [weak self, weak viewer] in
+            guard let self, let viewer, self.viewer === viewer else { return }
+            self.viewer = nil
+        }
+        self.viewer = viewer
+        viewer.present()
+    }
+
+    /// The viewer, while it is open (tests).
+    var openViewer: PhotoViewer? { viewer }
 }

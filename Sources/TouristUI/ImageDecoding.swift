@@ -45,6 +45,22 @@ public enum ImageDecoding {
         }
     }
 
+    /// The check of a photo viewer's bigger size, which is also its decode: as `photoValidator`,
+    /// decoded with its shorter side at most `shorterSide` device pixels instead of cropped.
+    public static func largePhotoValidator(shorterSide: Int32) -> ImageValidator {
+        { data in
+            ImageValidation.check(data).flatMap { format in
+                decode(data, shorterSide: shorterSide).map { ValidatedImage(format: format, decoded: $0) }
+            }
+        }
+    }
+
+    /// A viewer's photo from its file, as `largePhotoValidator` decodes it.
+    static func largePhoto(path: String, shorterSide: Int32) -> DecodedPixbuf? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        return try? decode(data, shorterSide: shorterSide).get()
+    }
+
     /// The photo check alone, at the grid's size on a screen of scale 1 (tests).
     static func validatePhoto(_ data: Data) -> Result<ImageValidation.Format, FlickrError> {
         photoValidator(side: PhotoTile.side)(data).map(\.format)

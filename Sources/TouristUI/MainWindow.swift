@@ -83,7 +83,8 @@ final class MainWindow {
             gtk_box_pack_start(mapBox.cast(), sidebar.root, 0, 0, 0)
             gtk_box_pack_start(mapBox.cast(), page.root, 1, 1, 0)
             gtk_stack_add_named(stack.cast(), mapBox, "map")
-            let album = AlbumPage(store: database, albums: albums, notification: notification, logger: context.logger)
+            let album = AlbumPage(store: database, albums: albums, largePhotos: context.largePhotos,
+                                  notification: notification, logger: context.logger)
             album.onShowPreferences = { [weak self] in self?.showPreferences() }
             albumPage = album
             gtk_stack_add_named(stack.cast(), album.root, "album")
@@ -168,6 +169,7 @@ final class MainWindow {
         showAlbumTitle()
         if let namer { Task { await namer.want(mark.key) } } // its best name first
         gtk_stack_set_visible_child_name(stack.cast(), "album")
+        albumPage.focusPhotos() // the keyboard's way into the album: arrows, Enter, Delete
         gtk_widget_show(backButton)
         if let search { gtk_widget_hide(search.entry) }
         if let backAction { SimpleAction.setEnabled(backAction, true) }

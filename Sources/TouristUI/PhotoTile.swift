@@ -156,6 +156,6 @@ final class PhotoTile {
     private func tooltip(failed: Bool) -> String {
         if failed { return "This photo could not be downloaded. Click to try again." }
         let title = (photo.title?.isEmpty == false) ? photo.title! : "Untitled"
-        return "\(title)\nby \(photo.ownerName ?? "unknown") on Flickr\nClick to remove it from the album"
+        return "\(title)\nby \(photo.ownerName ?? "unknown") on Flickr\nClick to remove it from the album; Enter or right-click to view it larger"
     }
 }

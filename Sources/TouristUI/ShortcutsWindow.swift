@@ -1,92 +1,79 @@
-/// The Ctrl+? keyboard shortcuts window, as GtkBuilder XML (kept in code so the build tree and
-/// the installed app find it without a resource bundle).
+/// The Ctrl+? keyboard shortcuts window, as GtkBuilder XML built from a table (kept in code so the
+/// build tree and the installed app find it without a resource bundle).
 enum ShortcutsWindow {
-    static let definition = """
-    <?xml version="1.0" encoding="UTF-8"?>
-    <interface>
-      <object class="GtkShortcutsWindow" id="shortcuts">
-        <property name="modal">True</property>
-        <child>
-          <object class="GtkShortcutsSection">
-            <property name="visible">True</property>
-            <property name="section-name">shortcuts</property>
-            <child>
-              <object class="GtkShortcutsGroup">
-                <property name="visible">True</property>
-                <property name="title">Map</property>
+    /// Groups of (what it does, GTK accelerators separated by spaces).
+    static let groups: [(title: String, shortcuts: [(title: String, accelerator: String)])] = [
+        ("Map", [
+            ("Zoom in", "<Primary>plus"),
+            ("Zoom out", "<Primary>minus"),
+            ("Search for a place", "<Primary>f"),
+            ("My Places", "F9"),
+        ]),
+        ("Pins", [
+            ("Back to the map", "<Alt>Left Escape"),
+            ("Undo a deletion", "<Primary>z"),
+        ]),
+        ("Photo Album", [
+            ("View a photo larger", "Return"),
+            ("Remove a photo", "Delete"),
+            ("First and last photo", "Home End"),
+            ("A photo's menu", "Menu <Shift>F10"),
+        ]),
+        ("Photo Viewer", [
+            ("Previous and next photo", "Left Right"),
+            ("First and last photo", "Home End"),
+            ("Close the viewer", "Escape"),
+        ]),
+        ("General", [
+            ("Keyboard shortcuts", "<Primary>question"),
+            ("Quit", "<Primary>q"),
+        ]),
+    ]
+
+    static var definition: String {
+        // Typed closures: an untyped multi-line literal could be taken for another string-like type.
+        let groupsXML = groups.map { group -> String in
+            let shortcuts = group.shortcuts.map { shortcut -> String in
+                """
+                        <child>
+                          <object class="GtkShortcutsShortcut">
+                            <property name="visible">True</property>
+                            <property name="title">\(escaped(shortcut.title))</property>
+                            <property name="accelerator">\(escaped(shortcut.accelerator))</property>
+                          </object>
+                        </child>
+                """
+            }.joined(separator: "\n")
+            return """
+                    <child>
+                      <object class="GtkShortcutsGroup">
+                        <property name="visible">True</property>
+                        <property name="title">\(escaped(group.title))</property>
+                \(shortcuts)
+                      </object>
+                    </child>
+                """
+        }.joined(separator: "\n")
+        return """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <interface>
+              <object class="GtkShortcutsWindow" id="shortcuts">
+                <property name="modal">True</property>
                 <child>
-                  <object class="GtkShortcutsShortcut">
+                  <object class="GtkShortcutsSection">
                     <property name="visible">True</property>
-                    <property name="title">Zoom in</property>
-                    <property name="accelerator">&lt;Primary&gt;plus</property>
-                  </object>
-                </child>
-                <child>
-                  <object class="GtkShortcutsShortcut">
-                    <property name="visible">True</property>
-                    <property name="title">Zoom out</property>
-                    <property name="accelerator">&lt;Primary&gt;minus</property>
-                  </object>
-                </child>
-                <child>
-                  <object class="GtkShortcutsShortcut">
-                    <property name="visible">True</property>
-                    <property name="title">Search for a place</property>
-                    <property name="accelerator">&lt;Primary&gt;f</property>
-                  </object>
-                </child>
-                <child>
-                  <object class="GtkShortcutsShortcut">
-                    <property name="visible">True</property>
-                    <property name="title">My Places</property>
-                    <property name="accelerator">F9</property>
-                  </object>
-                </child>
-              </object>
-            </child>
-            <child>
-              <object class="GtkShortcutsGroup">
-                <property name="visible">True</property>
-                <property name="title">Pins</property>
-                <child>
-                  <object class="GtkShortcutsShortcut">
-                    <property name="visible">True</property>
-                    <property name="title">Back to the map</property>
-                    <property name="accelerator">&lt;Alt&gt;Left Escape</property>
-                  </object>
-                </child>
-                <child>
-                  <object class="GtkShortcutsShortcut">
-                    <property name="visible">True</property>
-                    <property name="title">Undo a deletion</property>
-                    <property name="accelerator">&lt;Primary&gt;z</property>
-                  </object>
-                </child>
-              </object>
-            </child>
-            <child>
-              <object class="GtkShortcutsGroup">
-                <property name="visible">True</property>
-                <property name="title">General</property>
-                <child>
-                  <object class="GtkShortcutsShortcut">
-                    <property name="visible">True</property>
-                    <property name="title">Keyboard shortcuts</property>
-                    <property name="accelerator">&lt;Primary&gt;question</property>
-                  </object>
-                </child>
-                <child>
-                  <object class="GtkShortcutsShortcut">
-                    <property name="visible">True</property>
-                    <property name="title">Quit</property>
-                    <property name="accelerator">&lt;Primary&gt;q</property>
+                    <property name="section-name">shortcuts</property>
+                    <property name="max-height">12</property>
+            \(groupsXML)
                   </object>
                 </child>
               </object>
-            </child>
-          </object>
-        </child>
-      </object>
-    </interface>
-    """
+            </interface>
+            """
+    }
+
+    private static func escaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
+    }
 }

@@ -22,5 +22,14 @@ enum Stylesheet {
         color: alpha(@theme_fg_color, 0.45);
         border-radius: 4px;
     }
+    .photo-viewer {
+        background-color: #242424;
+    }
+    .photo-viewer-info {
+        background-color: alpha(black, 0.6);
+        color: white;
+        border-radius: 6px;
+        padding: 6px 10px;
+    }
     """
 }

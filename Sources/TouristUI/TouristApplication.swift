@@ -17,6 +17,8 @@ struct AppContext {
     var configurationProblems: [String]
     var database: AppDatabase?
     var albums: AlbumService?
+    /// The photo viewer's bigger sizes, fetched on demand; nil without a database.
+    var largePhotos: LargePhotoCache?
     /// Names pins (offline, then online); nil without a database.
     var namer: PinNamer?
     /// The header bar's place search (cities offline, Nominatim on Enter).
@@ -196,6 +198,12 @@ public final class TouristApplication {
                                              logger: logger)
             context.albums = AlbumService(store: database, searcher: client, downloader: downloader,
                                           albumSize: flickrConfiguration.albumSize, logger: logger)
+            let largeFolder = paths.largePhotosFolder
+            let largeDownloader = PhotoDownloader(configuration: flickrConfiguration,
+                                                  stagingFolder: LargePhotoCache.stagingFolder(in: largeFolder),
+                                                  validator: ImageDecoding.largePhotoValidator(
+                                                    shorterSide: PhotoViewer.largestShorterSide), logger: logger)
+            context.largePhotos = LargePhotoCache(folder: largeFolder, downloader: largeDownloader, logger: logger)
             // One geocoder for names and search: one User-Agent, one limit of a request a second (shared anyway).
             let geocoder = NominatimGeocoder(endpoint: geocoderEndpoint, userAgent: AppInfo.userAgent, logger: logger)
             context.namer = PinNamer(database: database, online: geocoder, logger: logger)

@@ -15,5 +15,8 @@ final class ShortcutsWindowTests: XCTestCase {
         XCTAssertNotEqual(added, 0, error.map { String(cString: $0.pointee.message) } ?? "unknown error")
         XCTAssertNotNil(vt_builder_get_widget(builder, "shortcuts"))
         if let error { g_error_free(error) }
+        for group in ShortcutsWindow.groups {
+            XCTAssertTrue(ShortcutsWindow.definition.contains("<property name=\"title\">\(group.title)</property>"))
+        }
     }
 }

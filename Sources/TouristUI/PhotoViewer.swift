@@ -1,0 +1,262 @@
+import CGtk
+import FlickrClient
+import Foundation
+import GLibSwift
+import Logging
+import TouristAlbums
+import TouristStore
+
+/// A large view of an album's photos, one at a time: the grid's file at once, then Flickr's bigger
+/// size (fetched on demand, cached), with the title, the photographer, the license and a link to
+/// the photo's page. ←/→, Page Up/Down, the header bar's arrows or a swipe go through the album;
+/// Escape closes. A window of its own over the album, so the grid's single click keeps deleting.
+@MainActor
+final class PhotoViewer {
+    /// Decodes are at most this many device pixels on their shorter side (Flickr's `url_b` is 1024 on its longer).
+    nonisolated static let largestShorterSide: Int32 = 1600
+
+    let window: UnsafeMutablePointer<GtkWidget>
+    private let lifetime: WidgetLifetime
+    private let headerBar: UnsafeMutablePointer<GtkWidget>
+    private let canvas: UnsafeMutablePointer<GtkWidget>
+    private let spinner: UnsafeMutablePointer<GtkWidget>
+    private let infoLabel: UnsafeMutablePointer<GtkWidget>
+    private let previousButton: UnsafeMutablePointer<GtkWidget>
+    private let nextButton: UnsafeMutablePointer<GtkWidget>
+    private let openButton: UnsafeMutablePointer<GtkWidget>
+    private let swipe: OpaquePointer
+
+    private let photos: [Photo]
+    private let resolvePath: (String) -> String
+    private let largePhotos: LargePhotoCache?
+    private let logger: Logger
+    private(set) var index: Int
+    private var image: DecodedPixbuf?
+    private var loading: Task<Void, Never>?
+    /// Whether the bigger size is on screen (tests, and the status line).
+    private(set) var showsLargeSize = false
+
+    /// `photos`: the album's downloaded photos in order; `index`: the one to show first.
+    init(photos: [Photo], index: Int, parent: UnsafeMutablePointer<GtkWidget>?, resolvePath: @escaping (String) -> String,
+         largePhotos: LargePhotoCache?, logger: Logger) {
+        self.photos = photos
+        self.index = min(max(0, index), max(0, photos.count - 1))
+        self.resolvePath = resolvePath
+        self.largePhotos = largePhotos
+        self.logger = logger
+
+        window = gtk_window_new(GTK_WINDOW_TOPLEVEL)
+        lifetime = WidgetLifetime(window)
+        if let parent {
+            gtk_window_set_transient_for(window.cast(), parent.cast())
+            gtk_window_set_modal(window.cast(), 1)
+            gtk_window_set_destroy_with_parent(window.cast(), 1)
+            gtk_window_set_position(window.cast(), GTK_WIN_POS_CENTER_ON_PARENT)
+        }
+        gtk_window_set_default_size(window.cast(), 960, 720)
+        headerBar = gtk_header_bar_new()
+        gtk_header_bar_set_show_close_button(headerBar.cast(), 1)
+        previousButton = Widgets.iconButton(icon: "go-previous-symbolic", accessibleName: "Previous Photo",
+                                            tooltip: "Previous Photo (←)")
+        nextButton = Widgets.iconButton(icon: "go-next-symbolic", accessibleName: "Next Photo", tooltip: "Next Photo (→)")
+        let arrows = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)!
+        Widgets.addStyleClass(arrows, "linked")
+        gtk_container_add(arrows.container, previousButton)
+        gtk_container_add(arrows.container, nextButton)
+        gtk_header_bar_pack_start(headerBar.cast(), arrows)
+        openButton = gtk_button_new_with_mnemonic("_Open on Flickr")
+        gtk_widget_set_tooltip_text(openButton, "See this photo on its page on Flickr")
+        gtk_header_bar_pack_end(headerBar.cast(), openButton)
+        gtk_window_set_titlebar(window.cast(), headerBar)
+
+        let overlay = gtk_overlay_new()!
+        canvas = gtk_drawing_area_new()
+        Widgets.addStyleClass(canvas, "photo-viewer")
+        gtk_widget_set_hexpand(canvas, 1)
+        gtk_widget_set_vexpand(canvas, 1)
+        atk_object_set_role(gtk_widget_get_accessible(canvas), ATK_ROLE_IMAGE)
+        gtk_container_add(overlay.container, canvas)
+        spinner = gtk_spinner_new()
+        gtk_widget_set_size_request(spinner, 32, 32)
+        gtk_widget_set_halign(spinner, GTK_ALIGN_END)
+        gtk_widget_set_valign(spinner, GTK_ALIGN_START)
+        Widgets.setMargins(spinner, 12)
+        gtk_widget_set_no_show_all(spinner, 1)
+        gtk_overlay_add_overlay(overlay.cast(), spinner)
+        infoLabel = gtk_label_new(nil)
+        Widgets.addStyleClass(infoLabel, "photo-viewer-info")
+        gtk_label_set_line_wrap(infoLabel.cast(), 1)
+        gtk_widget_set_halign(infoLabel, GTK_ALIGN_START)
+        gtk_widget_set_valign(infoLabel, GTK_ALIGN_END)
+        Widgets.setMargins(infoLabel, 12)
+        gtk_overlay_add_overlay(overlay.cast(), infoLabel)
+        gtk_container_add(window.container, overlay)
+
+        // A swipe (touch, or a quick mouse drag) goes through the album like the arrows.
+        gtk_widget_add_events(canvas, Int32(GDK_BUTTON_PRESS_MASK.rawValue | GDK_BUTTON_RELEASE_MASK.rawValue
+                                            | GDK_BUTTON_MOTION_MASK.rawValue | GDK_TOUCH_MASK.rawValue))
+        swipe = gtk_gesture_swipe_new(canvas)
+        gtk_event_controller_set_propagation_phase(swipe, GTK_PHASE_BUBBLE)
+
+        canvas.connect(.draw) { [weak self] cairo in
+            self?.draw(cairo)
+            return true
+        }
+        previousButton.connect(.clicked) { [weak self] in self?.step(-1) }
+        nextButton.connect(.clicked) { [weak self] in self?.step(1) }
+        openButton.connect(.clicked) { [weak self] in self?.openOnFlickr() }
+        window.connect(.keyPress) { [weak self] event in self?.keyPressed(event) ?? false }
+        swipe.connect(.swipe) { [weak self] velocityX, velocityY in
+            guard abs(velocityX) > 300, abs(velocityX) > abs(velocityY) * 1.5 else { return }
+            self?.step(velocityX < 0 ? 1 : -1) // a swipe to the left brings the next photo
+        }
+        lifetime.onDestroy { [weak self] in
+            guard let self else { return }
+            self.loading?.cancel()
+            self.loading = nil
+            self.image = nil
+            g_object_unref(UnsafeMutableRawPointer(self.swipe))
+        }
+        gtk_widget_show_all(window)
+        show()
+    }
+
+    func present() {
+        gtk_window_present(window.cast())
+    }
+
+    var photo: Photo? { photos.indices.contains(index) ? photos[index] : nil }
+
+    // MARK: Going through the album
+
+    func step(_ delta: Int) {
+        let next = index + delta
+        guard lifetime.isAlive, photos.indices.contains(next) else { return }
+        index = next
+        show()
+    }
+
+    private func keyPressed(_ event: UnsafeMutablePointer<GdkEvent>) -> Bool {
+        let key = event.pointee.key
+        let modifiers = key.state & (GDK_CONTROL_MASK.rawValue | GDK_MOD1_MASK.rawValue)
+        guard modifiers == 0 else { return false }
+        switch Int32(key.keyval) {
+        case GDK_KEY_Left, GDK_KEY_KP_Left, GDK_KEY_Page_Up, GDK_KEY_BackSpace: step(-1)
+        case GDK_KEY_Right, GDK_KEY_KP_Right, GDK_KEY_Page_Down, GDK_KEY_space: step(1)
+        case GDK_KEY_Home: step(-index)
+        case GDK_KEY_End: step(photos.count - 1 - index)
+        case GDK_KEY_Escape: gtk_widget_destroy(window)
+        default: return false
+        }
+        return true
+    }
+
+    private func openOnFlickr() {
+        guard let photo, let url = PhotoMenu.pageURL(of: photo) else { return }
+        gtk_show_uri_on_window(window.cast(), url, guint32(GDK_CURRENT_TIME), nil)
+    }
+
+    // MARK: Showing one photo
+
+    private func show() {
+        loading?.cancel()
+        image = nil
+        showsLargeSize = false
+        gtk_widget_queue_draw(canvas)
+        gtk_widget_set_sensitive(previousButton, (index > 0).gboolean)
+        gtk_widget_set_sensitive(nextButton, (index < photos.count - 1).gboolean)
+        guard let photo else { return }
+        describe(photo)
+        setInfo(nil)
+        gtk_widget_set_sensitive(openButton, (PhotoMenu.pageURL(of: photo) != nil).gboolean)
+
+        let smallPath = photo.filePath.map(resolvePath)
+        let largePhotos = photo.largeURL == nil ? nil : self.largePhotos
+        let side = Self.largestShorterSide
+        setBusy(largePhotos != nil)
+        loading = Task { [weak self] in
+            // The grid's file first (decoded off the main thread): something to see at once.
+            if let smallPath {
+                let small = await Task.detached(priority: .userInitiated) {
+                    ImageDecoding.largePhoto(path: smallPath, shorterSide: side)
+                }.value
+                guard !Task.isCancelled else { return }
+                if let small { self?.display(small, large: false) }
+            }
+            guard let largePhotos else { return }
+            let result = await Task.detached(priority: .userInitiated) { () -> Result<DecodedPixbuf, FlickrError> in
+                await largePhotos.largePhoto(of: photo).flatMap { large in
+                    if let decoded = large.decoded as? DecodedPixbuf { return .success(decoded) }
+                    return ImageDecoding.largePhoto(path: large.file.path, shorterSide: side)
+                        .map { .success($0) } ?? .failure(.unusableImage(.damaged))
+                }
+            }.value
+            guard !Task.isCancelled, let self else { return }
+            self.setBusy(false)
+            switch result {
+            case .success(let large):
+                self.display(large, large: true)
+            case .failure(.cancelled):
+                break
+            case .failure(let error):
+                self.setInfo("Showing the smaller size: the bigger one could not be downloaded. \(error.userMessage)")
+            }
+        }
+    }
+
+    private func display(_ decoded: DecodedPixbuf, large: Bool) {
+        guard lifetime.isAlive else { return }
+        image = decoded
+        showsLargeSize = large
+        gtk_widget_queue_draw(canvas)
+    }
+
+    private func describe(_ photo: Photo) {
+        let title = (photo.title?.isEmpty == false) ? photo.title! : "Untitled photo"
+        var byline = ["by \(photo.ownerName ?? photo.ownerId ?? "unknown")"]
+        if let license = FlickrLicense.name(of: photo.license) { byline.append(license) }
+        byline.append("\(index + 1) of \(photos.count)")
+        let subtitle = byline.joined(separator: " · ")
+        gtk_window_set_title(window.cast(), title)
+        gtk_header_bar_set_title(headerBar.cast(), title)
+        gtk_header_bar_set_subtitle(headerBar.cast(), subtitle)
+        Widgets.setAccessibleName(canvas, "\(title), \(subtitle)")
+    }
+
+    private func setInfo(_ text: String?) {
+        gtk_label_set_text(infoLabel.cast(), text ?? "")
+        gtk_widget_set_visible(infoLabel, (text != nil).gboolean)
+    }
+
+    private func setBusy(_ busy: Bool) {
+        if busy {
+            gtk_widget_show(spinner)
+            gtk_spinner_start(spinner.cast())
+        } else {
+            gtk_spinner_stop(spinner.cast())
+            gtk_widget_hide(spinner)
+        }
+        Widgets.setAccessibleName(spinner, busy ? "Loading the bigger size" : "")
+    }
+
+    /// The photo fitted into the window, centred, on the dark background the style gives.
+    private func draw(_ cairo: OpaquePointer) {
+        let width = Double(gtk_widget_get_allocated_width(canvas))
+        let height = Double(gtk_widget_get_allocated_height(canvas))
+        let context = gtk_widget_get_style_context(canvas)
+        gtk_render_background(context, cairo, 0, 0, width, height)
+        guard let image, width > 1, height > 1 else { return }
+        // The pixbuf is in device pixels; the widget's size is in logical ones.
+        let deviceScale = Double(gtk_widget_get_scale_factor(canvas))
+        let imageWidth = Double(gdk_pixbuf_get_width(image.pixbuf)) / deviceScale
+        let imageHeight = Double(gdk_pixbuf_get_height(image.pixbuf)) / deviceScale
+        let fit = min(width / imageWidth, height / imageHeight)
+        cairo_save(cairo)
+        cairo_translate(cairo, (width - imageWidth * fit) / 2, (height - imageHeight * fit) / 2)
+        cairo_scale(cairo, fit / deviceScale, fit / deviceScale)
+        gdk_cairo_set_source_pixbuf(cairo, image.pixbuf, 0, 0)
+        cairo_pattern_set_filter(cairo_get_source(cairo), fit / deviceScale < 1 ? CAIRO_FILTER_GOOD : CAIRO_FILTER_BILINEAR)
+        cairo_paint(cairo)
+        cairo_restore(cairo)
+    }
+}
