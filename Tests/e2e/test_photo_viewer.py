@@ -139,6 +139,12 @@ def test_the_photo_menu_views_a_photo_and_a_single_click_still_removes_one(make_
     title = title_shown(photos[2][1])
     frame = accessible.find(title, "frame")
     assert f"3 of {count}" in " ".join(accessible.labels())
+    # A swipe to the left (here a quick drag) brings the next photo, one to the right the previous one.
+    (fx, fy), (fw, fh) = frame.position, frame.size
+    user.drag(fx + fw * 3 // 4, fy + fh // 2, fx + fw // 4, fy + fh // 2, steps=8, step_delay=0.02)
+    frame = accessible.find(title_shown(photos[3][1]), "frame")
+    user.drag(fx + fw // 4, fy + fh // 2, fx + fw * 3 // 4, fy + fh // 2, steps=8, step_delay=0.02)
+    frame = accessible.find(title, "frame")
     # The header bar's close button closes it.
     close = [node for node in frame.findChildren(lambda n: n.roleName == "push button" and n.name == "Close",
                                                  showingOnly=False) if node.showing]
