@@ -42,8 +42,10 @@ let package = Package(
         // Thin Swift layer over GObject: references, signals as closures, the main-loop bridge.
         .target(name: "GLibSwift", dependencies: ["CGtk", "CShims", .product(name: "Logging", package: "swift-log")]),
         // The osm-gps-map widget as both apps use it: tile source, pin layer, pin images, gestures. No store.
-        .target(name: "MapView", dependencies: ["CGtk", "COsmGpsMap", "CShims", "GLibSwift", "PinClusters",
+        .target(name: "MapView", dependencies: ["CGtk", "COsmGpsMap", "CShims", "GLibSwift", "PinClusters", "MapTiles",
                                                .product(name: "Logging", package: "swift-log")]),
+        // Map tiles without GTK: tile maths, the disk cache and its staleness, fetching, the built-in world basemap.
+        .target(name: "MapTiles", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
         // Pin clusters per zoom level (the supercluster approach: a k-d tree per level). Pure Swift: no GTK, no store.
         .target(name: "PinClusters"),
         // Place names and search: libgeonames offline, Nominatim online, one rate limiter. No GTK.
@@ -130,6 +132,7 @@ let package = Package(
         .testTarget(name: "PlacesTests", dependencies: ["Places", "TouristPlaces", "TouristStore"],
                     resources: [.copy("Server")]),
         .testTarget(name: "PinClustersTests", dependencies: ["PinClusters"]),
+        .testTarget(name: "MapTilesTests", dependencies: ["MapTiles", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "OnTheMapUITests", dependencies: ["OnTheMapUI", "MapView", "StudentLocations"]),
     ],
     swiftLanguageModes: [.v6]

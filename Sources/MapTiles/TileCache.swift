@@ -1,0 +1,78 @@
+import Foundation
+
+/// The map's tile files on disk, laid out as osm-gps-map reads them: `<folder>/Z/X/Y.png`.
+///
+/// A tile older than `maximumAge` is stale: still drawn, fetched again when the server can be reached (the
+/// OpenStreetMap tile policy asks for at least seven days of caching, not forever). A stand-in (a basemap tile put
+/// where no real tile could be had) is marked by a modification time of the epoch, so it is always stale and never
+/// taken for a real tile.
+public struct TileCache: Sendable {
+    public static let maximumAge: TimeInterval = 7 * 24 * 60 * 60
+    static let standInDate = Date(timeIntervalSince1970: 0)
+
+    public enum State: Equatable, Sendable {
+        case missing
+        case fresh
+        case stale
+        /// A basemap tile standing in for a real one.
+        case standIn
+    }
+
+    public let folder: URL
+
+    public init(folder: URL) {
+        self.folder = folder
+    }
+
+    public func fileURL(for tile: TileID) -> URL {
+        folder.appendingPathComponent("\(tile.zoom)/\(tile.x)/\(tile.y).png", isDirectory: false)
+    }
+
+    /// Reads the file's modification time (a `stat`: call it off the main thread).
+    public func state(of tile: TileID, now: Date = Date()) -> State {
+        var info = stat()
+        guard stat(fileURL(for: tile).path, &info) == 0 else { return .missing }
+        let modified = Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec))
+        if modified == Self.standInDate { return .standIn }
+        return now.timeIntervalSince(modified) > Self.maximumAge ? .stale : .fresh
+    }
+
+    /// Writes a real tile in one step (a temporary file renamed over the old one), so the map never reads half a file.
+    public func store(_ data: Data, for tile: TileID) throws {
+        let target = fileURL(for: tile)
+        let temporary = try writeTemporary(data, beside: target)
+        guard rename(temporary.path, target.path) == 0 else {
+            let error = POSIXError.current
+            unlink(temporary.path)
+            throw error
+        }
+    }
+
+    /// Puts a basemap tile where there is no file yet; never replaces one (a real tile is worth more than any
+    /// stand-in). Returns false when a file was already there.
+    @discardableResult
+    public func storeStandIn(_ data: Data, for tile: TileID) throws -> Bool {
+        let target = fileURL(for: tile)
+        let temporary = try writeTemporary(data, beside: target)
+        defer { unlink(temporary.path) }
+        try FileManager.default.setAttributes([.modificationDate: Self.standInDate], ofItemAtPath: temporary.path)
+        // link(2) fails when the name exists, where rename(2) would replace it.
+        guard link(temporary.path, target.path) == 0 else {
+            if errno == EEXIST { return false }
+            throw POSIXError.current
+        }
+        return true
+    }
+
+    private func writeTemporary(_ data: Data, beside target: URL) throws -> URL {
+        let directory = target.deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let temporary = directory.appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString).tmp")
+        try data.write(to: temporary)
+        return temporary
+    }
+}
+
+extension POSIXError {
+    static var current: POSIXError { POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+}

@@ -1,0 +1,210 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Keeps the disk cache filled for the tiles the map shows: fetches missing and stale tiles (a few at a time,
+/// nearest the centre first), drops fetches for tiles no longer in view, and puts basemap stand-ins where a tile
+/// cannot be had. Everything runs on its own queue; `onEvent` is called there too (hop to the main thread yourself).
+public final class TileLoader: @unchecked Sendable {
+    // @unchecked: every mutable field is touched only on `queue`.
+
+    public enum Event: Sendable, Equatable {
+        /// A real tile was written. `replacedStandIn`: the map may still hold the stand-in it drew before.
+        case arrived(TileID, replacedStandIn: Bool)
+        /// A basemap tile was put in the cache for `TileID` (the tile itself or an ancestor).
+        case standIn(TileID)
+        /// The tile server could not be reached; once per spell, until a tile arrives again.
+        case unreachable(String)
+        /// A tile arrived after the server had been unreachable.
+        case reachable
+        /// The basemap failed while being read; reported once.
+        case basemapFailed(String)
+    }
+
+    public struct Configuration: Sendable {
+        public var template: TileURLTemplate
+        public var cache: TileCache
+        /// Finds the basemap file (nil: there is none); called once, on the loader's queue, when first needed.
+        public var basemap: @Sendable () -> URL?
+        /// Sent as User-Agent (the tile policy asks apps to identify themselves).
+        public var userAgent: String
+        public var concurrentFetches = 4
+        public var timeout: TimeInterval = 20
+
+        public init(template: TileURLTemplate, cache: TileCache, basemap: @escaping @Sendable () -> URL?,
+                    userAgent: String) {
+            self.template = template
+            self.cache = cache
+            self.basemap = basemap
+            self.userAgent = userAgent
+        }
+    }
+
+    private let configuration: Configuration
+    private let onEvent: @Sendable (Event) -> Void
+    private let queue = DispatchQueue(label: "map-tiles", qos: .userInitiated)
+    private let session: URLSession
+
+    private var wanted: Set<TileID> = []
+    private var pending: [TileID] = []
+    private var inFlight: [TileID: URLSessionDataTask] = [:]
+    private var unreachable = false
+    private var basemapState: BasemapState = .notOpened
+
+    private enum BasemapState {
+        case notOpened
+        case open(Basemap)
+        case unavailable
+    }
+
+    public init(_ configuration: Configuration, onEvent: @escaping @Sendable (Event) -> Void) {
+        self.configuration = configuration
+        self.onEvent = onEvent
+        let sessionConfiguration = URLSessionConfiguration.ephemeral
+        sessionConfiguration.urlCache = nil // the tile folder is the cache
+        sessionConfiguration.httpMaximumConnectionsPerHost = configuration.concurrentFetches
+        sessionConfiguration.timeoutIntervalForRequest = configuration.timeout
+        session = URLSession(configuration: sessionConfiguration)
+    }
+
+    deinit {
+        session.invalidateAndCancel()
+    }
+
+    /// The tiles the map shows now, most wanted first. Replaces the previous list: fetches for tiles no longer in
+    /// it are cancelled. Call it again (with the same tiles) to retry after the server was unreachable.
+    public func show(_ tiles: [TileID]) {
+        queue.async { self.update(tiles) }
+    }
+
+    /// Cancels every fetch (the map is going away).
+    public func stop() {
+        queue.async {
+            self.wanted = []
+            self.pending = []
+            for task in self.inFlight.values { task.cancel() }
+            self.inFlight = [:]
+        }
+    }
+
+    /// Blocks until everything queued so far has run (tests).
+    func waitUntilIdle() { queue.sync {} }
+
+    // MARK: - On the queue
+
+    private func update(_ tiles: [TileID]) {
+        wanted = Set(tiles)
+        for (tile, task) in inFlight where !wanted.contains(tile) {
+            task.cancel()
+            inFlight[tile] = nil
+        }
+        pending = []
+        let now = Date()
+        for tile in tiles where inFlight[tile] == nil {
+            switch configuration.cache.state(of: tile, now: now) {
+            case .fresh:
+                continue
+            case .missing:
+                // Known to be offline: show the world at once rather than after a failed round trip.
+                if unreachable { putStandIn(for: tile) }
+                pending.append(tile)
+            case .stale, .standIn:
+                pending.append(tile)
+            }
+        }
+        startFetches()
+        _ = openBasemap() // once the first fetches are out: a broken basemap is reported on start, not first offline
+    }
+
+    private func startFetches() {
+        while inFlight.count < configuration.concurrentFetches, !pending.isEmpty {
+            let tile = pending.removeFirst()
+            guard wanted.contains(tile), inFlight[tile] == nil else { continue }
+            guard let url = configuration.template.url(for: tile) else { continue }
+            var request = URLRequest(url: url)
+            request.setValue(configuration.userAgent, forHTTPHeaderField: "User-Agent")
+            let task = session.dataTask(with: request) { [weak self] data, response, error in
+                guard let self else { return }
+                let status = (response as? HTTPURLResponse)?.statusCode
+                self.queue.async { self.finished(tile, data: data, status: status, error: error) }
+            }
+            inFlight[tile] = task
+            task.resume()
+        }
+    }
+
+    private func finished(_ tile: TileID, data: Data?, status: Int?, error: Error?) {
+        guard inFlight[tile] != nil else { return } // cancelled: no longer in view
+        inFlight[tile] = nil
+        defer { startFetches() }
+        if let error {
+            if (error as? URLError)?.code == .cancelled { return }
+            if !unreachable {
+                unreachable = true
+                onEvent(.unreachable(error.localizedDescription))
+            }
+            putStandInIfMissing(tile)
+            return
+        }
+        guard let status, (200..<300).contains(status), let data, !data.isEmpty else {
+            // The server answered (it is reachable) but has no such tile: the basemap is better than white.
+            putStandInIfMissing(tile)
+            return
+        }
+        let replacedStandIn = configuration.cache.state(of: tile) == .standIn
+        do {
+            try configuration.cache.store(data, for: tile)
+        } catch {
+            return // a full disk: the map keeps what it has
+        }
+        if unreachable {
+            unreachable = false
+            onEvent(.reachable)
+        }
+        onEvent(.arrived(tile, replacedStandIn: replacedStandIn))
+    }
+
+    private func putStandInIfMissing(_ tile: TileID) {
+        if configuration.cache.state(of: tile) == .missing { putStandIn(for: tile) }
+    }
+
+    /// Opens the basemap the first time it is needed (off the main thread); a missing or broken file is
+    /// reported once and then the map simply has no stand-ins.
+    private func openBasemap() -> Basemap? {
+        switch basemapState {
+        case .open(let basemap): return basemap
+        case .unavailable: return nil
+        case .notOpened:
+            guard let url = configuration.basemap() else {
+                basemapState = .unavailable
+                onEvent(.basemapFailed("No world basemap (\(Basemap.fileName)) was found; offline, the map shows only tiles seen before."))
+                return nil
+            }
+            do {
+                let basemap = try Basemap(contentsOf: url)
+                basemapState = .open(basemap)
+                return basemap
+            } catch {
+                basemapState = .unavailable
+                onEvent(.basemapFailed(error.description))
+                return nil
+            }
+        }
+    }
+
+    private func putStandIn(for tile: TileID) {
+        guard let basemap = openBasemap() else { return }
+        let standIn = basemap.standInTile(for: tile)
+        guard configuration.cache.state(of: standIn) == .missing else { return } // a real tile or a stand-in is there
+        do {
+            guard let data = try basemap.tileData(standIn) else { return }
+            if try configuration.cache.storeStandIn(data, for: standIn) { onEvent(.standIn(standIn)) }
+        } catch let problem as Basemap.Problem {
+            basemapState = .unavailable
+            onEvent(.basemapFailed(problem.description))
+        } catch {
+            return // the cache folder cannot be written: nothing better to show
+        }
+    }
+}
