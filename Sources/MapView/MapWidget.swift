@@ -4,6 +4,7 @@ import CShims
 import Foundation
 import GLibSwift
 import Logging
+import MapTiles
 
 /// A centre and zoom level of the map.
 public struct MapViewport: Equatable, Sendable {
@@ -34,17 +35,19 @@ public final class MapWidget {
     private let lifetime: WidgetLifetime
     private let zoomInButton: UnsafeMutablePointer<GtkWidget>
     private let zoomOutButton: UnsafeMutablePointer<GtkWidget>
+    private let tiles: TileKeeper
 
     /// Called on every centre or zoom change (many times while panning).
     public var onViewportChanged: ((MapViewport) -> Void)?
 
     /// `userAgent` names the app to the tile server (its usage policy asks apps to identify themselves).
     /// `zoomButtons`: false where no window provides the zoom actions (a map inside a dialog).
+    /// `basemap` finds the built-in world map drawn where no tile can be had (called off the main thread).
     public init(tileSource: TileSource, tileCacheFolder: URL, userAgent: String, logger: Logger,
-                zoomButtons: Bool = true) {
+                zoomButtons: Bool = true, basemap: @escaping @Sendable () -> URL? = { Basemap.locate() }) {
         let cache = tileCacheFolder.appendingPathComponent(tileSource.cacheFolderName, isDirectory: true)
         try? FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
-        // osm-gps-map prefixes the user agent with "libosmgpsmap/1.2.0 ".
+        // The app fetches the tiles (TileKeeper); osm-gps-map, which would send "libosmgpsmap/1.2.0 <agent>", only draws.
         map = vt_osm_gps_map_new(tileSource.template, cache.path, userAgent,
                                  Int32(Self.minZoom), Int32(Self.maxZoom))
         // Missing-tile warnings are routine (offline, slow server): keep them out of the terminal.
@@ -53,6 +56,8 @@ public final class MapWidget {
         // assertion once per tile when offline: noise for users, kept for `VIRTUAL_TOURIST_LOG=debug`.
         GLibLogRouting.route(domain: "libsoup", to: logger, warningLevel: .debug, criticalLevel: .debug)
         lifetime = WidgetLifetime(map)
+        tiles = TileKeeper(map: map, source: tileSource, cacheFolder: cache, userAgent: userAgent,
+                           maxZoom: Self.maxZoom, basemap: basemap, logger: logger)
         gtk_widget_set_hexpand(map.widget, 1)
         gtk_widget_set_vexpand(map.widget, 1)
         Widgets.setAccessibleName(map, "Map")
@@ -87,6 +92,7 @@ public final class MapWidget {
         gtk_widget_set_halign(attribution, GTK_ALIGN_END)
         gtk_widget_set_valign(attribution, GTK_ALIGN_END)
         gtk_overlay_add_overlay(root.cast(), attribution)
+        gtk_overlay_add_overlay(root.cast(), tiles.note)
 
         map.connect(.changed) { [weak self] in self?.mapChanged() }
         if logger.logLevel <= .trace { measureFrames(logger) }
@@ -178,6 +184,13 @@ public enum MapStyle {
         color: @theme_fg_color;
         padding: 2px 8px;
         border-top-left-radius: 6px;
+        font-size: smaller;
+    }
+    .map-offline-note {
+        background-color: alpha(@theme_bg_color, 0.85);
+        color: alpha(@theme_fg_color, 0.8);
+        padding: 2px 8px;
+        border-top-right-radius: 6px;
         font-size: smaller;
     }
     .map-controls button {

@@ -1,0 +1,155 @@
+import CGtk
+import COsmGpsMap
+import CShims
+import Foundation
+import GLibSwift
+import Logging
+import MapTiles
+
+/// Keeps the tiles the map shows on disk (osm-gps-map only draws them: its own downloading is off), so the app
+/// knows when the tile server cannot be reached, refreshes tiles older than a week, and puts the built-in world
+/// basemap where no tile can be had. Says "Offline — showing saved map" while fetches fail.
+@MainActor
+final class TileKeeper {
+    static let offlineText = "Offline — showing saved map"
+    /// Retries while offline start here and double up to `longestRetry`.
+    static let firstRetry: UInt32 = 2_000
+    static let longestRetry: UInt32 = 60_000
+    /// Stand-ins replaced while real tiles keep arriving are reloaded at least this often (seconds).
+    static let longestReloadWait: TimeInterval = 2
+
+    /// The quiet note over the map; hidden unless offline.
+    let note: UnsafeMutablePointer<GtkWidget>
+    private let map: UnsafeMutablePointer<OsmGpsMap>
+    private let logger: Logger
+    private var loader: TileLoader!
+    private var alive = true
+    private var offline = false
+    private var update: Timeout?
+    private var redraw: Timeout?
+    private var reload: Timeout?
+    private var reloadWanted: Date?
+    private var retry: Timeout?
+    private var retryDelay = TileKeeper.firstRetry
+
+    init(map: UnsafeMutablePointer<OsmGpsMap>, source: TileSource, cacheFolder: URL, userAgent: String,
+         maxZoom: Int, basemap: @escaping @Sendable () -> URL?, logger: Logger) {
+        self.map = map
+        self.logger = logger
+        note = gtk_label_new(Self.offlineText)!
+        Widgets.addStyleClass(note, "map-offline-note")
+        gtk_widget_set_halign(note, GTK_ALIGN_START)
+        gtk_widget_set_valign(note, GTK_ALIGN_END)
+        gtk_widget_set_no_show_all(note, 1) // shown only while offline, whatever shows the window
+
+        let configuration = TileLoader.Configuration(
+            template: TileURLTemplate(source.template, maxZoom: maxZoom), cache: TileCache(folder: cacheFolder),
+            basemap: basemap, userAgent: userAgent)
+        loader = TileLoader(configuration) { [weak self] event in
+            Task { @MainActor in self?.handle(event) }
+        }
+        vt_osm_gps_map_set_auto_download(map, 0)
+        map.connect(.changed) { [weak self] in self?.scheduleUpdate() }
+        map.connect(.sizeAllocate) { [weak self] _ in self?.scheduleUpdate() }
+        map.connect(.destroy) { [weak self] in self?.stop() }
+    }
+
+    /// The tiles in view, plus one ring around them, nearest the centre first.
+    private func tilesInView() -> [TileID] {
+        var originX: Int32 = 0, originY: Int32 = 0
+        vt_osm_gps_map_get_origin(map, &originX, &originY)
+        var latitude = 0.0, longitude = 0.0
+        var zoom: Int32 = 0
+        vt_osm_gps_map_get_view(map, &latitude, &longitude, &zoom)
+        return TileID.covering(originX: Int(originX), originY: Int(originY),
+                               width: Int(gtk_widget_get_allocated_width(map.widget)),
+                               height: Int(gtk_widget_get_allocated_height(map.widget)), zoom: Int(zoom))
+    }
+
+    /// Many changes while panning become one request list a moment later.
+    private func scheduleUpdate() {
+        guard alive, update == nil else { return }
+        update = Timeout.after(milliseconds: 30) { [weak self] in
+            guard let self else { return }
+            self.update = nil
+            if self.alive { self.loader.show(self.tilesInView()) }
+        }
+    }
+
+    private func handle(_ event: TileLoader.Event) {
+        guard alive else { return }
+        switch event {
+        case .arrived(_, let replacedStandIn):
+            if replacedStandIn { scheduleReload() } else { scheduleRedraw() }
+        case .standIn:
+            scheduleRedraw()
+        case .unreachable(let reason):
+            logger.notice("Tile server unreachable (\(reason)); showing saved tiles and the world basemap")
+            setOffline(true)
+        case .reachable:
+            logger.notice("Tile server reachable again")
+            setOffline(false)
+        case .basemapFailed(let problem):
+            logger.error("\(problem)")
+        }
+    }
+
+    private func setOffline(_ value: Bool) {
+        guard value != offline else { return }
+        offline = value
+        if value {
+            gtk_widget_show(note)
+            retryDelay = Self.firstRetry
+            scheduleRetry()
+        } else {
+            gtk_widget_hide(note)
+            retry?.cancel()
+            retry = nil
+        }
+    }
+
+    /// While offline, asks for the tiles in view again now and then (fewer and fewer times), so the map notices
+    /// when the network comes back without the user moving it.
+    private func scheduleRetry() {
+        retry = Timeout.after(milliseconds: retryDelay) { [weak self] in
+            guard let self, self.alive, self.offline else { return }
+            self.retryDelay = min(self.retryDelay * 2, Self.longestRetry)
+            self.loader.show(self.tilesInView())
+            self.scheduleRetry()
+        }
+    }
+
+    /// Tiles arrive one by one: one redraw for all that came within a moment.
+    private func scheduleRedraw() {
+        guard redraw == nil else { return }
+        redraw = Timeout.after(milliseconds: 50) { [weak self] in
+            guard let self else { return }
+            self.redraw = nil
+            if self.alive { osm_gps_map_map_redraw_idle(self.map) }
+        }
+    }
+
+    /// A stand-in the map drew is still in its memory: once the burst of real tiles is over (or every
+    /// `longestReloadWait` while it goes on), the map forgets what it holds and reads the disk again.
+    private func scheduleReload() {
+        let first = reloadWanted ?? Date()
+        reloadWanted = first
+        reload?.cancel()
+        let delay: UInt32 = Date().timeIntervalSince(first) >= Self.longestReloadWait ? 0 : 300
+        reload = Timeout.after(milliseconds: delay) { [weak self] in
+            guard let self else { return }
+            self.reload = nil
+            self.reloadWanted = nil
+            if self.alive { vt_osm_gps_map_reload_tiles(self.map) }
+        }
+    }
+
+    private func stop() {
+        alive = false
+        loader.stop()
+        update?.cancel()
+        redraw?.cancel()
+        reload?.cancel()
+        retry?.cancel()
+    }
+}
