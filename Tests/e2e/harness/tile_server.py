@@ -18,7 +18,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 from .geo import TILE_SIZE, tile_north_west_corner
-from .recording_http_server import RecordedRequest, RecordingHTTPServer, Response
+from .recording_http_server import RecordedRequest, RecordingHTTPServer, Response, _Handler
 
 MAX_ZOOM = 20
 _TILE_PATH = re.compile(r"^/(\d{1,2})/(\d{1,7})/(\d{1,7})\.png$")
@@ -126,6 +126,21 @@ class TileServer(RecordingHTTPServer):
     def url_template(self) -> str:
         """The osm-gps-map repo-uri for this server (what VIRTUAL_TOURIST_TILE_URL expects)."""
         return f"{self.base_url}/#Z/#X/#Y.png"
+
+    def restart_on(self, port: int) -> "TileServer":
+        """Starts serving on a given port: a tile server that went away (the app was offline) and came back."""
+        import threading
+        from http.server import ThreadingHTTPServer
+
+        assert self._server is None, "stop it first"
+        server = ThreadingHTTPServer(("127.0.0.1", port), _Handler)
+        server.daemon_threads = True
+        server.owner = self  # type: ignore[attr-defined]  # how the handler finds us
+        self._server = server
+        self._thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1},
+                                        name=f"http-{port}", daemon=True)
+        self._thread.start()
+        return self
 
     def tile_requests(self) -> list[tuple[TileAddress, RecordedRequest]]:
         """Every well-formed tile request so far, oldest first."""
