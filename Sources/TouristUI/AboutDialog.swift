@@ -20,7 +20,8 @@ enum AboutDialog {
         gtk_about_dialog_set_license_type(about, GTK_LICENSE_GPL_3_0)
         gtk_about_dialog_set_copyright(about, "© 2026 The Virtual Tourist developers")
         withCStringArray(["The Virtual Tourist developers"]) { gtk_about_dialog_set_authors(about, $0) }
-        withCStringArray(["© OpenStreetMap contributors https://www.openstreetmap.org/copyright"]) {
+        withCStringArray(["© OpenStreetMap contributors https://www.openstreetmap.org/copyright",
+                          "Offline world map made with Natural Earth https://www.naturalearthdata.com/"]) {
             gtk_about_dialog_add_credit_section(about, "Map data", $0)
         }
         withCStringArray(["Nominatim, © OpenStreetMap contributors https://nominatim.org/",
