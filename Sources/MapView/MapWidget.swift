@@ -145,6 +145,7 @@ public final class MapWidget {
     public var tilesQueued: Int { lifetime.isAlive ? Int(vt_osm_gps_map_tiles_queued(map)) : 0 }
 
     /// Cancels the tile downloads and calls `done` once libsoup has reported every one of them.
+    /// (The app now fetches tiles itself and osm-gps-map's downloading is off, so this is normally at once.)
     ///
     /// osm-gps-map frees its queue of downloads when it is destroyed, but libsoup delivers the
     /// cancellations a main-loop turn later, into that freed table (a crash). So the window waits

@@ -26,6 +26,7 @@ final class TileKeeper {
     private var alive = true
     private var offline = false
     private var update: Timeout?
+    private var askedOnce = false
     private var redraw: Timeout?
     private var reload: Timeout?
     private var reloadWanted: Date?
@@ -66,13 +67,17 @@ final class TileKeeper {
                                height: Int(gtk_widget_get_allocated_height(map.widget)), zoom: Int(zoom))
     }
 
-    /// Many changes while panning become one request list a moment later.
+    /// Many changes while panning become one request list a moment later; the first one (the map's first
+    /// size) goes out at once, so the first tiles are not slower than osm-gps-map's own downloading was.
     private func scheduleUpdate() {
         guard alive, update == nil else { return }
-        update = Timeout.after(milliseconds: 30) { [weak self] in
+        update = Timeout.after(milliseconds: askedOnce ? 30 : 0) { [weak self] in
             guard let self else { return }
             self.update = nil
-            if self.alive { self.loader.show(self.tilesInView()) }
+            guard self.alive else { return }
+            let tiles = self.tilesInView()
+            self.askedOnce = self.askedOnce || !tiles.isEmpty
+            self.loader.show(tiles)
         }
     }
 
