@@ -73,9 +73,11 @@ public final class TileLoader: @unchecked Sendable {
     }
 
     /// The tiles the map shows now, most wanted first. Replaces the previous list: fetches for tiles no longer in
-    /// it are cancelled. Call it again (with the same tiles) to retry after the server was unreachable.
-    public func show(_ tiles: [TileID]) {
-        queue.async { self.update(tiles) }
+    /// it are cancelled. Call it again (with the same tiles) to retry after the server was unreachable; `probe`
+    /// then fetches the first tile even if it is fresh, so a view made only of saved tiles still finds out that
+    /// the server is back.
+    public func show(_ tiles: [TileID], probe: Bool = false) {
+        queue.async { self.update(tiles, probe: probe) }
     }
 
     /// Cancels every fetch (the map is going away).
@@ -93,7 +95,7 @@ public final class TileLoader: @unchecked Sendable {
 
     // MARK: - On the queue
 
-    private func update(_ tiles: [TileID]) {
+    private func update(_ tiles: [TileID], probe: Bool) {
         wanted = Set(tiles)
         for (tile, task) in inFlight where !wanted.contains(tile) {
             task.cancel()
@@ -113,6 +115,7 @@ public final class TileLoader: @unchecked Sendable {
                 pending.append(tile)
             }
         }
+        if probe, pending.isEmpty, inFlight.isEmpty, let first = tiles.first { pending.append(first) }
         startFetches()
         _ = openBasemap() // once the first fetches are out: a broken basemap is reported on start, not first offline
     }

@@ -119,7 +119,7 @@ final class TileKeeper {
         retry = Timeout.after(milliseconds: retryDelay) { [weak self] in
             guard let self, self.alive, self.offline else { return }
             self.retryDelay = min(self.retryDelay * 2, Self.longestRetry)
-            self.loader.show(self.tilesInView())
+            self.loader.show(self.tilesInView(), probe: true)
             self.scheduleRetry()
         }
     }

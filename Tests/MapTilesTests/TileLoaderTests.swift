@@ -62,6 +62,23 @@ final class TileLoaderTests: XCTestCase {
         XCTAssertEqual(cache.state(of: deep), .missing)
     }
 
+    func testAProbeAsksTheServerEvenWhenEveryTileInViewIsFresh() throws {
+        let events = Events()
+        let (loader, cache) = offlineLoader(basemap: nil, events: events)
+        let tile = TileID(zoom: 3, x: 4, y: 2)
+        try cache.store(Data("real".utf8), for: tile)
+        let unreachable: () -> Bool = {
+            events.all.contains { if case .unreachable = $0 { return true } else { return false } }
+        }
+        loader.show([tile])
+        waitFor({ false }, timeout: 0.5)
+        XCTAssertFalse(unreachable(), "a fresh tile is not fetched again")
+        loader.show([tile], probe: true)
+        waitFor(unreachable)
+        XCTAssertTrue(unreachable(), "the probe found the server unreachable")
+        XCTAssertEqual(try Data(contentsOf: cache.fileURL(for: tile)), Data("real".utf8))
+    }
+
     func testABrokenBasemapIsReportedOnceAndLeavesTheCacheAlone() throws {
         let broken = folder.appendingPathComponent("broken.mbtiles")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
