@@ -132,7 +132,8 @@ let package = Package(
         .testTarget(name: "PlacesTests", dependencies: ["Places", "TouristPlaces", "TouristStore"],
                     resources: [.copy("Server")]),
         .testTarget(name: "PinClustersTests", dependencies: ["PinClusters"]),
-        .testTarget(name: "MapTilesTests", dependencies: ["MapTiles", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "MapTilesTests", dependencies: ["MapTiles", "FlickrTestSupport",
+                                                        .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "OnTheMapUITests", dependencies: ["OnTheMapUI", "MapView", "StudentLocations"]),
     ],
     swiftLanguageModes: [.v6]

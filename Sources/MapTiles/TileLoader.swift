@@ -150,8 +150,9 @@ public final class TileLoader: @unchecked Sendable {
             putStandInIfMissing(tile)
             return
         }
-        guard let status, (200..<300).contains(status), let data, !data.isEmpty else {
-            // The server answered (it is reachable) but has no such tile: the basemap is better than white.
+        guard let status, (200..<300).contains(status), let data, Self.looksLikeAnImage(data) else {
+            // The server answered (it is reachable) but has no such tile, or sent something that is not an
+            // image (an error page with 200): the basemap is better than white, and nothing bad is cached.
             putStandInIfMissing(tile)
             return
         }
@@ -166,6 +167,16 @@ public final class TileLoader: @unchecked Sendable {
             onEvent(.reachable)
         }
         onEvent(.arrived(tile, replacedStandIn: replacedStandIn))
+    }
+
+    /// PNG, JPEG, GIF or WebP by their first bytes: what tile servers send (the map decodes it later).
+    static func looksLikeAnImage(_ data: Data) -> Bool {
+        let head = [UInt8](data.prefix(12))
+        func starts(_ magic: [UInt8], at offset: Int = 0) -> Bool {
+            head.count >= offset + magic.count && Array(head[offset..<offset + magic.count]) == magic
+        }
+        return starts([0x89, 0x50, 0x4E, 0x47]) || starts([0xFF, 0xD8, 0xFF]) || starts(Array("GIF8".utf8))
+            || (starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8))
     }
 
     private func putStandInIfMissing(_ tile: TileID) {

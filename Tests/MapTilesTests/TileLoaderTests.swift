@@ -1,3 +1,5 @@
+import FlickrTestSupport
+import Foundation
 import XCTest
 @testable import MapTiles
 
@@ -93,5 +95,28 @@ final class TileLoaderTests: XCTestCase {
         let failures = events.all.filter { if case .basemapFailed = $0 { return true } else { return false } }
         XCTAssertEqual(failures.count, 1, "\(events.all)")
         XCTAssertEqual(cache.state(of: tile), .missing)
+    }
+
+    func testAnErrorPageSentWithStatus200IsNeverCachedAsATile() async throws {
+        let server = try FlickrTestServer() // serves real JPEGs under /images/, with faults on demand
+        defer { server.stop() }
+        let events = Events()
+        let cache = TileCache(folder: folder)
+        let template = TileURLTemplate(server.baseURL.absoluteString + "/images/#Z_#X_#Y.jpg", maxZoom: 19)
+        let loader = TileLoader(TileLoader.Configuration(template: template, cache: cache,
+                                                         basemap: { BasemapTests.shipped },
+                                                         userAgent: "MapTilesTests/1")) { events.append($0) }
+        let tile = TileID(zoom: 3, x: 4, y: 2)
+        try await server.inject("image", "html", times: 1)
+        loader.show([tile])
+        waitFor { cache.state(of: tile) != .missing }
+        XCTAssertEqual(cache.state(of: tile), .standIn, "an HTML page is not a tile: the basemap stands in")
+
+        loader.show([tile])
+        waitFor { cache.state(of: tile) == .fresh }
+        XCTAssertEqual(cache.state(of: tile), .fresh)
+        XCTAssertTrue(TileLoader.looksLikeAnImage(try Data(contentsOf: cache.fileURL(for: tile))))
+        XCTAssertFalse(TileLoader.looksLikeAnImage(Data("<html>".utf8)))
+        XCTAssertFalse(TileLoader.looksLikeAnImage(Data()))
     }
 }
