@@ -23,7 +23,8 @@ final class TileKeeper {
     private let map: UnsafeMutablePointer<OsmGpsMap>
     private let logger: Logger
     private var loader: TileLoader!
-    private var alive = true
+    /// Holds the map while the keeper lives; off once the map is destroyed (no redraw may touch it then).
+    private let lifetime: WidgetLifetime
     private var offline = false
     private var update: Timeout?
     private var askedOnce = false
@@ -36,6 +37,7 @@ final class TileKeeper {
     init(map: UnsafeMutablePointer<OsmGpsMap>, source: TileSource, cacheFolder: URL, userAgent: String,
          maxZoom: Int, basemap: @escaping @Sendable () -> URL?, logger: Logger) {
         self.map = map
+        lifetime = WidgetLifetime(map)
         self.logger = logger
         note = gtk_label_new(Self.offlineText)!
         Widgets.addStyleClass(note, "map-offline-note")
@@ -52,7 +54,7 @@ final class TileKeeper {
         vt_osm_gps_map_set_auto_download(map, 0)
         map.connect(.changed) { [weak self] in self?.scheduleUpdate() }
         map.connect(.sizeAllocate) { [weak self] _ in self?.scheduleUpdate() }
-        map.connect(.destroy) { [weak self] in self?.stop() }
+        lifetime.onDestroy { [weak self] in self?.stop() }
     }
 
     /// The tiles in view, plus one ring around them, nearest the centre first.
@@ -70,11 +72,11 @@ final class TileKeeper {
     /// Many changes while panning become one request list a moment later; the first one (the map's first
     /// size) goes out at once, so the first tiles are not slower than osm-gps-map's own downloading was.
     private func scheduleUpdate() {
-        guard alive, update == nil else { return }
+        guard lifetime.isAlive, update == nil else { return }
         update = Timeout.after(milliseconds: askedOnce ? 30 : 0) { [weak self] in
             guard let self else { return }
             self.update = nil
-            guard self.alive else { return }
+            guard self.lifetime.isAlive else { return }
             let tiles = self.tilesInView()
             self.askedOnce = self.askedOnce || !tiles.isEmpty
             self.loader.show(tiles)
@@ -82,7 +84,7 @@ final class TileKeeper {
     }
 
     private func handle(_ event: TileLoader.Event) {
-        guard alive else { return }
+        guard lifetime.isAlive else { return }
         switch event {
         case .arrived(_, let replacedStandIn):
             if replacedStandIn { scheduleReload() } else { scheduleRedraw() }
@@ -117,7 +119,7 @@ final class TileKeeper {
     /// when the network comes back without the user moving it.
     private func scheduleRetry() {
         retry = Timeout.after(milliseconds: retryDelay) { [weak self] in
-            guard let self, self.alive, self.offline else { return }
+            guard let self, self.lifetime.isAlive, self.offline else { return }
             self.retryDelay = min(self.retryDelay * 2, Self.longestRetry)
             self.loader.show(self.tilesInView(), probe: true)
             self.scheduleRetry()
@@ -130,7 +132,7 @@ final class TileKeeper {
         redraw = Timeout.after(milliseconds: 50) { [weak self] in
             guard let self else { return }
             self.redraw = nil
-            if self.alive { osm_gps_map_map_redraw_idle(self.map) }
+            if self.lifetime.isAlive { osm_gps_map_map_redraw_idle(self.map) }
         }
     }
 
@@ -145,12 +147,11 @@ final class TileKeeper {
             guard let self else { return }
             self.reload = nil
             self.reloadWanted = nil
-            if self.alive { vt_osm_gps_map_reload_tiles(self.map) }
+            if self.lifetime.isAlive { vt_osm_gps_map_reload_tiles(self.map) }
         }
     }
 
     private func stop() {
-        alive = false
         loader.stop()
         update?.cancel()
         redraw?.cancel()
