@@ -31,6 +31,18 @@ guint vt_main_queue_attach(GMainContext *context) {
     return id;
 }
 
+/* osm-gps-map 1.2 queues its redraw in an idle whose id it forgets when a size change redraws at
+ * once; the widget's dispose then cannot remove that idle, which later redraws the disposed map
+ * (its freed tile tables: SIGFPE in g_hash_table_lookup) when a window closes right after opening
+ * or resizing. "destroy" is emitted at the end of the map's dispose: every main-loop source still
+ * calling back with the map would touch a dead widget, so they go with it. */
+static void vt_osm_gps_map_destroyed(GtkWidget *map, gpointer unused) {
+    (void)unused;
+    GSource *source;
+    while ((source = g_main_context_find_source_by_user_data(NULL, map)) != NULL)
+        g_source_destroy(source);
+}
+
 OsmGpsMap *vt_osm_gps_map_new(const char *repo_uri, const char *tile_cache, const char *user_agent,
                               int min_zoom, int max_zoom) {
     OsmGpsMap *map = g_object_new(OSM_TYPE_GPS_MAP,
@@ -41,6 +53,7 @@ OsmGpsMap *vt_osm_gps_map_new(const char *repo_uri, const char *tile_cache, cons
                                   "max-zoom", max_zoom,
                                   NULL);
     g_object_set(map, "map-source", OSM_GPS_MAP_SOURCE_LAST, NULL);
+    g_signal_connect(map, "destroy", G_CALLBACK(vt_osm_gps_map_destroyed), NULL);
     return map;
 }
 
