@@ -1,4 +1,5 @@
 import CGtk
+import Foundation
 import Logging
 
 /// Sends a GLib log domain's messages to a swift-log logger instead of the terminal.
@@ -20,12 +21,20 @@ public enum GLibLogRouting {
     /// criticals and errors go at `criticalLevel` (`.error` unless a library's criticals are known
     /// noise). Install it after the library has installed its own handler: GLib asks the newest
     /// handler for a domain first.
+    ///
+    /// Debug and info messages follow GLib's convention: they are routed (at `.debug`) only when
+    /// `G_MESSAGES_DEBUG` names the domain or `all`, and otherwise dropped by GLib before they cost
+    /// anything here (osm-gps-map sends several per tile on every redraw).
     public static func route(domain: String, to logger: Logger, warningLevel: Logger.Level,
-                             criticalLevel: Logger.Level = .error) {
+                             criticalLevel: Logger.Level = .error,
+                             environment: [String: String] = ProcessInfo.processInfo.environment) {
         let route = Unmanaged.passRetained(Route(logger: logger, warningLevel: warningLevel,
                                                  criticalLevel: criticalLevel)).toOpaque()
-        let levels = GLogLevelFlags(rawValue: G_LOG_LEVEL_MASK.rawValue | G_LOG_FLAG_FATAL.rawValue | G_LOG_FLAG_RECURSION.rawValue)
-        g_log_set_handler(domain, levels, { domain, flags, message, data in
+        var levels = G_LOG_LEVEL_MASK.rawValue | G_LOG_FLAG_FATAL.rawValue | G_LOG_FLAG_RECURSION.rawValue
+        if !debugMessagesWanted(for: domain, environment: environment) {
+            levels &= ~(G_LOG_LEVEL_DEBUG.rawValue | G_LOG_LEVEL_INFO.rawValue)
+        }
+        g_log_set_handler(domain, GLogLevelFlags(rawValue: levels), { domain, flags, message, data in
             let route = Unmanaged<Route>.fromOpaque(data!).takeUnretainedValue()
             let text = message.map { String(cString: $0) } ?? ""
             let domainName = domain.map { String(cString: $0) } ?? "GLib"
@@ -41,5 +50,13 @@ public enum GLibLogRouting {
             }
             route.logger.log(level: level, "\(text)", metadata: ["domain": "\(domainName)"])
         }, route)
+    }
+
+    /// Whether `G_MESSAGES_DEBUG` (space- or comma-separated domains, or `all`) asks for `domain`'s
+    /// debug messages.
+    public static func debugMessagesWanted(for domain: String, environment: [String: String]) -> Bool {
+        guard let wanted = environment["G_MESSAGES_DEBUG"] else { return false }
+        let domains = wanted.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
+        return domains.contains("all") || domains.contains(domain)
     }
 }

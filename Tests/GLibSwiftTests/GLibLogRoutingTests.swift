@@ -57,4 +57,26 @@ final class GLibLogRoutingTests: XCTestCase {
 
         XCTAssertEqual(sink.all.map(\.0), [.debug])
     }
+
+    func testDebugMessagesAreRoutedOnlyWhenGMessagesDebugAsksForTheDomain() {
+        let sink = CapturingLogHandler.Sink()
+        let logger = Logger(label: "test") { _ in CapturingLogHandler(sink: sink) }
+        GLibLogRouting.route(domain: "VTQuietDomain", to: logger, warningLevel: .debug, environment: [:])
+        GLibLogRouting.route(domain: "VTAskedDomain", to: logger, warningLevel: .debug,
+                             environment: ["G_MESSAGES_DEBUG": "Gtk VTAskedDomain"])
+
+        glibLog("VTQuietDomain", G_LOG_LEVEL_DEBUG, "Load virtual tile 0,0")
+        glibLog("VTQuietDomain", G_LOG_LEVEL_WARNING, "still routed")
+        glibLog("VTAskedDomain", G_LOG_LEVEL_DEBUG, "Load actual tile 0,0")
+
+        XCTAssertEqual(sink.all.map(\.1), ["still routed", "Load actual tile 0,0"])
+        XCTAssertEqual(sink.all.map(\.0), [.debug, .debug])
+    }
+
+    func testGMessagesDebugListsAreReadAsGLibReadsThem() {
+        XCTAssertTrue(GLibLogRouting.debugMessagesWanted(for: "OsmGpsMap", environment: ["G_MESSAGES_DEBUG": "all"]))
+        XCTAssertTrue(GLibLogRouting.debugMessagesWanted(for: "OsmGpsMap", environment: ["G_MESSAGES_DEBUG": "Gtk,OsmGpsMap"]))
+        XCTAssertFalse(GLibLogRouting.debugMessagesWanted(for: "OsmGpsMap", environment: ["G_MESSAGES_DEBUG": "OsmGpsMapX"]))
+        XCTAssertFalse(GLibLogRouting.debugMessagesWanted(for: "OsmGpsMap", environment: [:]))
+    }
 }
