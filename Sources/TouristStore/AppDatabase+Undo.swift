@@ -76,20 +76,6 @@ public final class StoreObservation {
 // MARK: - Observations on the main actor
 
 extension AppDatabase {
-    /// Delivers `transform(every pin)` on the main actor now and after each change that alters it. The pins
-    /// are read and transformed on a database thread, and a value equal to the last one is not delivered, so
-    /// the main actor never walks the whole library: a map watching positions is not woken by names.
-    @MainActor
-    public func observePins<Value: Equatable & Sendable>(
-        _ transform: @escaping @Sendable ([Pin]) -> Value,
-        onError: @escaping @MainActor (Error) -> Void,
-        onChange: @escaping @MainActor (Value) -> Void) -> StoreObservation {
-        let observation = ValueObservation
-            .tracking { db in transform(try Pin.order(Pin.Columns.id).fetchAll(db)) }
-            .removeDuplicates()
-        return StoreObservation(observation.start(in: reader, onError: onError, onChange: onChange))
-    }
-
     /// Delivers the pin (nil once it is deleted) on the main actor now and after each change.
     @MainActor
     public func observePin(id: Int64, onError: @escaping @MainActor (Error) -> Void,

@@ -13,10 +13,16 @@ public protocol PinStore: Sendable {
     /// The undo window has closed: the files go for good.
     func finishPinDeletion(_ deletion: PinDeletion) throws
     /// `transform` runs off the main thread; only values that differ from the last reach `onChange`.
+    /// Not run again when only names change.
     @MainActor
-    func observePins<Value: Equatable & Sendable>(_ transform: @escaping @Sendable ([Pin]) -> Value,
-                                                  onError: @escaping @MainActor (Error) -> Void,
-                                                  onChange: @escaping @MainActor (Value) -> Void) -> StoreObservation
+    func observePinPositions<Value: Equatable & Sendable>(_ transform: @escaping @Sendable ([PinPosition]) -> Value,
+                                                          onError: @escaping @MainActor (Error) -> Void,
+                                                          onChange: @escaping @MainActor (Value) -> Void) -> StoreObservation
+    /// As `observePinPositions`, for names; not run again when only positions change.
+    @MainActor
+    func observePinNames<Value: Equatable & Sendable>(_ transform: @escaping @Sendable ([PinNaming]) -> Value,
+                                                      onError: @escaping @MainActor (Error) -> Void,
+                                                      onChange: @escaping @MainActor (Value) -> Void) -> StoreObservation
 }
 
 extension AppDatabase: PinStore {}

@@ -77,13 +77,13 @@ final class PinsController {
         }
         // Positions and names are watched apart, each boiled down off the main thread: thousands of names
         // arriving wake neither the layer nor its cluster index, and a moved pin does not rebuild the names.
-        positions = store.observePins(Self.marks, onError: { [weak self] error in
+        positions = store.observePinPositions(Self.marks, onError: { [weak self] error in
             self?.logger.error("Could not read the pins: \(error.localizedDescription)")
             self?.notification.show("Your pins could not be read. \(error.localizedDescription)")
         }, onChange: { [weak self] marks in
             self?.show(marks)
         })
-        namesObservation = store.observePins(PinNames.init, onError: { [weak self] error in
+        namesObservation = store.observePinNames(PinNames.init, onError: { [weak self] error in
             self?.logger.error("Could not read the pins' names: \(error.localizedDescription)")
         }, onChange: { [weak self] names in
             self?.namesChanged(names)
@@ -122,8 +122,8 @@ final class PinsController {
     // MARK: Store → map
 
     /// Runs off the main thread.
-    private nonisolated static func marks(_ pins: [Pin]) -> [PinMark] {
-        pins.compactMap { pin in pin.id.map { PinMark(key: $0, latitude: pin.latitude, longitude: pin.longitude) } }
+    private nonisolated static func marks(_ pins: [PinPosition]) -> [PinMark] {
+        pins.map { PinMark(key: $0.id, latitude: $0.latitude, longitude: $0.longitude) }
     }
 
     private func show(_ marks: [PinMark]) {
@@ -310,12 +310,11 @@ struct PinNames: Equatable, Sendable {
     var names: [Int64: String] = [:]
     var someUnnamed = false
 
-    init(_ pins: [Pin]) {
+    init(_ pins: [PinNaming]) {
         names.reserveCapacity(pins.count)
         for pin in pins {
-            guard let id = pin.id else { continue }
-            if let name = pin.placeName { names[id] = name }
-            if pin.placeNameSource == nil { someUnnamed = true }
+            if let name = pin.placeName { names[pin.id] = name }
+            if pin.source == nil { someUnnamed = true }
         }
     }
 }

@@ -1,0 +1,80 @@
+import Foundation
+import GRDB
+
+/// Where a pin is: what a map needs of it.
+public struct PinPosition: FetchableRecord, Equatable, Sendable {
+    public let id: Int64
+    public let latitude: Double
+    public let longitude: Double
+
+    public init(id: Int64, latitude: Double, longitude: Double) {
+        self.id = id
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+
+    /// Reads `SELECT id, latitude, longitude` by position: no per-row column lookup for big libraries.
+    public init(row: Row) {
+        id = row[0]
+        latitude = row[1]
+        longitude = row[2]
+    }
+}
+
+/// What a pin is called, and where the name came from (nil until it has one).
+public struct PinNaming: FetchableRecord, Equatable, Sendable {
+    public let id: Int64
+    public let placeName: String?
+    public let source: PlaceNameSource?
+
+    public init(id: Int64, placeName: String?, source: PlaceNameSource?) {
+        self.id = id
+        self.placeName = placeName
+        self.source = source
+    }
+
+    /// Reads `SELECT id, place_name, place_name_source` by position.
+    public init(row: Row) {
+        id = row[0]
+        placeName = row[1]
+        source = (row[2] as String?).flatMap(PlaceNameSource.init(rawValue:))
+    }
+}
+
+// MARK: - Observations on the main actor
+
+extension AppDatabase {
+    /// Delivers `transform(every pin's position)` on the main actor now and after each change that
+    /// alters it. Only the position columns are read, so the observation is not even run again when
+    /// names are written (GRDB tracks the columns a request selects); positions are read and
+    /// transformed on a database thread, and a value equal to the last is not delivered.
+    @MainActor
+    public func observePinPositions<Value: Equatable & Sendable>(
+        _ transform: @escaping @Sendable ([PinPosition]) -> Value,
+        onError: @escaping @MainActor (Error) -> Void,
+        onChange: @escaping @MainActor (Value) -> Void) -> StoreObservation {
+        let request = Pin.select(Pin.Columns.id, Pin.Columns.latitude, Pin.Columns.longitude)
+            .order(Pin.Columns.id)
+            .asRequest(of: PinPosition.self)
+        let observation = ValueObservation
+            .tracking { db in transform(try request.fetchAll(db)) }
+            .removeDuplicates()
+        return StoreObservation(observation.start(in: reader, onError: onError, onChange: onChange))
+    }
+
+    /// Delivers `transform(every pin's name)` on the main actor now and after each change that alters
+    /// it; a pin nudged (which keeps its name) does not run it again. Read and transformed on a database thread.
+    @MainActor
+    public func observePinNames<Value: Equatable & Sendable>(
+        _ transform: @escaping @Sendable ([PinNaming]) -> Value,
+        onError: @escaping @MainActor (Error) -> Void,
+        onChange: @escaping @MainActor (Value) -> Void) -> StoreObservation {
+        let request = Pin.select(Pin.Columns.id, Pin.Columns.placeName, Pin.Columns.placeNameSource)
+            .order(Pin.Columns.id)
+            .asRequest(of: PinNaming.self)
+        let observation = ValueObservation
+            .tracking { db in transform(try request.fetchAll(db)) }
+            .removeDuplicates()
+        return StoreObservation(observation.start(in: reader, onError: onError, onChange: onChange))
+    }
+}
