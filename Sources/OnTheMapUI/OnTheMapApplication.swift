@@ -18,6 +18,7 @@ public final class OnTheMapApplication {
     public init(configuration: OnTheMapConfiguration, logger: Logger) {
         self.configuration = configuration
         self.logger = logger
+        FontLoading.start()
         let geocoder = NominatimGeocoder(endpoint: configuration.geocoder, userAgent: OnTheMapInfo.userAgent, logger: logger)
         finder = PlaceFinder(offline: OfflineCities(), online: geocoder, logger: logger)
         for problem in configuration.problems { logger.warning("\(problem)") }

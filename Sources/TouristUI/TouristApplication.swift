@@ -54,6 +54,7 @@ public final class TouristApplication {
         self.paths = paths
         self.logger = logger
         preload = StorePreload(paths: paths)
+        FontLoading.start()
         keyResolver = FlickrAPIKeyResolver(configFolder: paths.configFolder, builtInKey: builtInFlickrKey,
                                            environment: environment)
         do {
