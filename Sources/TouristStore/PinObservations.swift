@@ -53,13 +53,8 @@ extension AppDatabase {
         _ transform: @escaping @Sendable ([PinPosition]) -> Value,
         onError: @escaping @MainActor (Error) -> Void,
         onChange: @escaping @MainActor (Value) -> Void) -> StoreObservation {
-        let request = Pin.select(Pin.Columns.id, Pin.Columns.latitude, Pin.Columns.longitude)
-            .order(Pin.Columns.id)
-            .asRequest(of: PinPosition.self)
-        let observation = ValueObservation
-            .tracking { db in transform(try request.fetchAll(db)) }
-            .removeDuplicates()
-        return StoreObservation(observation.start(in: reader, onError: onError, onChange: onChange))
+        observeEveryPin(Pin.select(Pin.Columns.id, Pin.Columns.latitude, Pin.Columns.longitude),
+                        transform, onError: onError, onChange: onChange)
     }
 
     /// Delivers `transform(every pin's name)` on the main actor now and after each change that alters
@@ -69,9 +64,19 @@ extension AppDatabase {
         _ transform: @escaping @Sendable ([PinNaming]) -> Value,
         onError: @escaping @MainActor (Error) -> Void,
         onChange: @escaping @MainActor (Value) -> Void) -> StoreObservation {
-        let request = Pin.select(Pin.Columns.id, Pin.Columns.placeName, Pin.Columns.placeNameSource)
-            .order(Pin.Columns.id)
-            .asRequest(of: PinNaming.self)
+        observeEveryPin(Pin.select(Pin.Columns.id, Pin.Columns.placeName, Pin.Columns.placeNameSource),
+                        transform, onError: onError, onChange: onChange)
+    }
+
+    /// `transform(the selected columns of every pin, by id)`, read and transformed on a database thread,
+    /// delivered on the main actor when it differs from the last value.
+    @MainActor
+    private func observeEveryPin<Record: FetchableRecord & Sendable, Value: Equatable & Sendable>(
+        _ selection: QueryInterfaceRequest<Pin>,
+        _ transform: @escaping @Sendable ([Record]) -> Value,
+        onError: @escaping @MainActor (Error) -> Void,
+        onChange: @escaping @MainActor (Value) -> Void) -> StoreObservation {
+        let request = selection.order(Pin.Columns.id).asRequest(of: Record.self)
         let observation = ValueObservation
             .tracking { db in transform(try request.fetchAll(db)) }
             .removeDuplicates()
