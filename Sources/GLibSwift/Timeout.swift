@@ -16,13 +16,20 @@ public final class Timeout {
     /// Runs `body` once after `milliseconds`, unless cancelled first.
     @discardableResult
     public static func after(milliseconds: UInt32, _ body: @escaping @MainActor () -> Void) -> Timeout {
-        Timeout(milliseconds: milliseconds, body)
+        Timeout(milliseconds: milliseconds, priority: G_PRIORITY_DEFAULT, body)
     }
 
-    private init(milliseconds: UInt32, _ body: @escaping @MainActor () -> Void) {
+    /// Runs `body` once when the main loop has nothing more urgent to do: after input, redraws and
+    /// default-priority sources (`G_PRIORITY_DEFAULT_IDLE`), unless cancelled first.
+    @discardableResult
+    public static func whenIdle(_ body: @escaping @MainActor () -> Void) -> Timeout {
+        Timeout(milliseconds: 0, priority: G_PRIORITY_DEFAULT_IDLE, body)
+    }
+
+    private init(milliseconds: UInt32, priority: Int32, _ body: @escaping @MainActor () -> Void) {
         state = State(body)
         let pointer = Unmanaged.passRetained(state).toOpaque()
-        state.sourceID = g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, { data in
+        state.sourceID = g_timeout_add_full(priority, milliseconds, { data in
             let state = Unmanaged<State>.fromOpaque(data!).takeUnretainedValue()
             state.finished = true
             MainActor.assumeIsolated { state.body() }

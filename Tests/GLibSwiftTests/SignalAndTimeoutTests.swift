@@ -68,6 +68,23 @@ final class SignalAndTimeoutTests: XCTestCase {
         }
     }
 
+    func testAnIdleBodyWaitsForEverythingMoreUrgent() {
+        MainActor.assumeIsolated {
+            var order: [String] = []
+            let idle = Timeout.whenIdle { order.append("idle") }
+            // Scheduled after the idle body, but at default priority: it runs first.
+            Timeout.after(milliseconds: 0) { order.append("timeout") }
+            let cancelled = Timeout.whenIdle { order.append("cancelled") }
+            cancelled.cancel()
+
+            pump(until: { order.count >= 2 })
+            pump(until: { false }, seconds: 0.05)
+
+            XCTAssertEqual(order, ["timeout", "idle"])
+            XCTAssertFalse(idle.isPending)
+        }
+    }
+
     func testDebouncerRunsOnlyTheLastScheduledBody() {
         MainActor.assumeIsolated { // XCTest runs synchronous tests on the main thread
             let debouncer = Debouncer(milliseconds: 30)
