@@ -102,7 +102,3 @@ void vt_osm_gps_map_set_auto_download(OsmGpsMap *map, gboolean enabled) {
     g_object_set(map, "auto-download", enabled, NULL);
 }
 
-void vt_osm_gps_map_reload_tiles(OsmGpsMap *map) {
-    g_object_set(map, "map-source", OSM_GPS_MAP_SOURCE_NULL, NULL);
-    g_object_set(map, "map-source", OSM_GPS_MAP_SOURCE_LAST, NULL);
-}

@@ -36,6 +36,7 @@ public final class MapWidget {
     private let zoomInButton: UnsafeMutablePointer<GtkWidget>
     private let zoomOutButton: UnsafeMutablePointer<GtkWidget>
     private let tiles: TileKeeper
+    let tileLayer: TileLayer
 
     /// Called on every centre or zoom change (many times while panning).
     public var onViewportChanged: ((MapViewport) -> Void)?
@@ -47,8 +48,10 @@ public final class MapWidget {
                 zoomButtons: Bool = true, basemap: @escaping @Sendable () -> URL? = { Basemap.locate() }) {
         let cache = tileCacheFolder.appendingPathComponent(tileSource.cacheFolderName, isDirectory: true)
         try? FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
-        // The app fetches the tiles (TileKeeper); osm-gps-map, which would send "libosmgpsmap/1.2.0 <agent>", only draws.
-        map = vt_osm_gps_map_new(tileSource.template, cache.path, userAgent,
+        // The app fetches the tiles (TileKeeper) and draws them (TileLayer); osm-gps-map keeps the view and the
+        // input. Its tile folder is /dev/null, so each tile it would draw costs it one failed open() and a white
+        // square (its own drawing decoded every tile in view on each zoom step, on the main loop).
+        map = vt_osm_gps_map_new(tileSource.template, "/dev/null", userAgent,
                                  Int32(Self.minZoom), Int32(Self.maxZoom))
         // Missing-tile warnings are routine (offline, slow server): keep them out of the terminal.
         GLibLogRouting.route(domain: "OsmGpsMap", to: logger, warningLevel: .debug)
@@ -58,6 +61,8 @@ public final class MapWidget {
         lifetime = WidgetLifetime(map)
         tiles = TileKeeper(map: map, source: tileSource, cacheFolder: cache, userAgent: userAgent,
                            maxZoom: Self.maxZoom, basemap: basemap, logger: logger)
+        tileLayer = TileLayer(map: map, cache: TileCache(folder: cache)) // the first layer: under the pins
+        tiles.onTileChanged = { [tileLayer] tile in tileLayer.tileChanged(tile) }
         gtk_widget_set_hexpand(map.widget, 1)
         gtk_widget_set_vexpand(map.widget, 1)
         Widgets.setAccessibleName(map, "Map")

@@ -6,7 +6,7 @@ import GLibSwift
 import Logging
 import MapTiles
 
-/// Keeps the tiles the map shows on disk (osm-gps-map only draws them: its own downloading is off), so the app
+/// Keeps the tiles the map shows on disk (`TileLayer` draws them; osm-gps-map's own tiles are off), so the app
 /// knows when the tile server cannot be reached, refreshes tiles older than a week, and puts the built-in world
 /// basemap where no tile can be had. Says "Offline — showing saved map" while fetches fail.
 @MainActor
@@ -15,8 +15,6 @@ final class TileKeeper {
     /// Retries while offline start here and double up to `longestRetry`.
     static let firstRetry: UInt32 = 2_000
     static let longestRetry: UInt32 = 60_000
-    /// Stand-ins replaced while real tiles keep arriving are reloaded at least this often (seconds).
-    static let longestReloadWait: TimeInterval = 2
 
     /// The quiet note over the map; hidden unless offline.
     let note: UnsafeMutablePointer<GtkWidget>
@@ -28,11 +26,10 @@ final class TileKeeper {
     private var offline = false
     private var update: Timeout?
     private var askedOnce = false
-    private var redraw: Timeout?
-    private var reload: Timeout?
-    private var reloadWanted: Date?
     private var retry: Timeout?
     private var retryDelay = TileKeeper.firstRetry
+    /// Called when a tile file was written (a tile arrived, or the basemap stood in for one).
+    var onTileChanged: ((TileID) -> Void)?
 
     init(map: UnsafeMutablePointer<OsmGpsMap>, source: TileSource, cacheFolder: URL, userAgent: String,
          maxZoom: Int, basemap: @escaping @Sendable () -> URL?, logger: Logger) {
@@ -86,10 +83,8 @@ final class TileKeeper {
     private func handle(_ event: TileLoader.Event) {
         guard lifetime.isAlive else { return }
         switch event {
-        case .arrived(_, let replacedStandIn):
-            if replacedStandIn { scheduleReload() } else { scheduleRedraw() }
-        case .standIn:
-            scheduleRedraw()
+        case .arrived(let tile, _), .standIn(let tile):
+            onTileChanged?(tile)
         case .unreachable(let reason):
             logger.notice("Tile server unreachable (\(reason)); showing saved tiles and the world basemap")
             setOffline(true)
@@ -126,36 +121,9 @@ final class TileKeeper {
         }
     }
 
-    /// Tiles arrive one by one: one redraw for all that came within a moment.
-    private func scheduleRedraw() {
-        guard redraw == nil else { return }
-        redraw = Timeout.after(milliseconds: 50) { [weak self] in
-            guard let self else { return }
-            self.redraw = nil
-            if self.lifetime.isAlive { osm_gps_map_map_redraw_idle(self.map) }
-        }
-    }
-
-    /// A stand-in the map drew is still in its memory: once the burst of real tiles is over (or every
-    /// `longestReloadWait` while it goes on), the map forgets what it holds and reads the disk again.
-    private func scheduleReload() {
-        let first = reloadWanted ?? Date()
-        reloadWanted = first
-        reload?.cancel()
-        let delay: UInt32 = Date().timeIntervalSince(first) >= Self.longestReloadWait ? 0 : 300
-        reload = Timeout.after(milliseconds: delay) { [weak self] in
-            guard let self else { return }
-            self.reload = nil
-            self.reloadWanted = nil
-            if self.lifetime.isAlive { vt_osm_gps_map_reload_tiles(self.map) }
-        }
-    }
-
     private func stop() {
         loader.stop()
         update?.cancel()
-        redraw?.cancel()
-        reload?.cancel()
         retry?.cancel()
     }
 }

@@ -42,12 +42,7 @@ GtkWidget *vt_message_dialog_new(GtkWindow *parent, GtkMessageType type, const c
                                  const char *secondary);
 
 // g_object_set() is variadic: the app fetches tiles itself (to know when it is offline and to refresh stale
-// tiles), so the map only draws what is on disk.
+// tiles) and draws them in a layer of its own; osm-gps-map must not download any.
 void vt_osm_gps_map_set_auto_download(OsmGpsMap *map, gboolean enabled);
-
-// osm-gps-map has no call to forget the tiles it holds in memory; switching the source away and back (the custom
-// repo-uri stays) empties that cache and redraws from disk. Each switch leaks one 256×256 grey pixbuf inside
-// osm-gps-map 1.2.0, so call it rarely (when stand-ins in view were replaced by real tiles).
-void vt_osm_gps_map_reload_tiles(OsmGpsMap *map);
 
 #endif
