@@ -78,7 +78,7 @@ final class ClusterMarkerImages {
     /// half the side of the square it covers (the label stays inside the disc).
     @discardableResult
     func draw(_ cr: OpaquePointer, x: Int32, y: Int32, count: Int) -> Double {
-        let (surface, half) = disc(radius: ClusterMarker.radius(count: count))
+        let (surface, half) = disc(radius: ClusterMarker.radius(count: count), like: cairo_get_target(cr))
         let left = Double(x) - half, top = Double(y) - half
         cairo_set_source_surface(cr, surface, left, top)
         cairo_rectangle(cr, left, top, 2 * half, 2 * half)
@@ -87,15 +87,14 @@ final class ClusterMarkerImages {
         return half
     }
 
-    /// The disc for `radius` (rounded), and half its side in logical pixels.
-    private func disc(radius: Double) -> (OpaquePointer, Double) {
+    /// The disc for `radius` (rounded), and half its side in logical pixels. Made where `target` keeps its
+    /// pixels (the display, for the map's pin canvas), so drawing it many times sends it there once.
+    private func disc(radius: Double, like target: OpaquePointer) -> (OpaquePointer, Double) {
         let steps = Int((radius * 4).rounded())
         let radius = Double(steps) / 4
         let half = (radius + 2).rounded(.up)
         if let surface = discs[steps] { return (surface, half) }
-        let side = Int32(2 * half) * scale
-        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, side, side)!
-        cairo_surface_set_device_scale(surface, Double(scale), Double(scale))
+        let surface = cairo_surface_create_similar(target, CAIRO_CONTENT_COLOR_ALPHA, Int32(2 * half), Int32(2 * half))!
         let cr = cairo_create(surface)!
         ClusterMarker.drawDisc(cr, x: half, y: half, radius: radius)
         cairo_destroy(cr)

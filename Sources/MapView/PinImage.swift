@@ -40,14 +40,34 @@ public final class PinImage {
         cairo_surface_flush(surface)
     }
 
+    /// A copy kept where the pin canvas keeps its pixels (the display), made on first use there.
+    private nonisolated(unsafe) var displayCopy: OpaquePointer?
+
     deinit {
         cairo_surface_destroy(surface)
+        if let displayCopy { cairo_surface_destroy(displayCopy) }
+    }
+
+    /// What to paint onto `target`: the image itself onto an image, else a copy made like `target` once, so
+    /// painting the pin many times sends its pixels to the display once rather than on every paint.
+    private func source(for target: OpaquePointer) -> OpaquePointer {
+        if cairo_surface_get_type(target) == CAIRO_SURFACE_TYPE_IMAGE { return surface }
+        if let displayCopy, cairo_surface_get_type(displayCopy) == cairo_surface_get_type(target) { return displayCopy }
+        if let displayCopy { cairo_surface_destroy(displayCopy) }
+        let copy = cairo_surface_create_similar(target, CAIRO_CONTENT_COLOR_ALPHA, Int32(Self.width), Int32(Self.height))!
+        let cr = cairo_create(copy)!
+        cairo_set_source_surface(cr, surface, 0, 0)
+        cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
+        cairo_paint(cr)
+        cairo_destroy(cr)
+        displayCopy = copy
+        return copy
     }
 
     /// Paints the pin with its tip at (x, y) in the context's logical coordinates.
     public func paint(_ cr: OpaquePointer, tipX x: Double, tipY y: Double) {
         let left = x - Self.anchor.x, top = y - Self.anchor.y
-        cairo_set_source_surface(cr, surface, left, top)
+        cairo_set_source_surface(cr, source(for: cairo_get_target(cr)), left, top)
         cairo_rectangle(cr, left, top, Self.width, Self.height)
         cairo_fill(cr)
     }

@@ -24,6 +24,25 @@ public struct PinMark: Equatable, Sendable {
     }
 }
 
+/// Pins as the layer keeps them: north to south (the draw order), with their positions in radians, their
+/// keys and their colours. Making one costs a sort of every pin: a library's owner makes it off the main thread.
+public struct PinSet: Equatable, Sendable {
+    public let marks: [PinMark]
+    let radians: [(Float, Float)]
+    let keys: Set<PinKey>
+    let tints: [PinKey: PinTint]
+
+    public init(_ marks: [PinMark]) {
+        self.marks = marks.sorted { $0.latitude > $1.latitude }
+        radians = self.marks.map { (Float($0.latitude * .pi / 180), Float($0.longitude * .pi / 180)) }
+        keys = Set(self.marks.map(\.key))
+        tints = Dictionary(self.marks.lazy.filter { $0.tint != .red }.map { ($0.key, $0.tint) },
+                           uniquingKeysWith: { first, _ in first })
+    }
+
+    public static func == (left: PinSet, right: PinSet) -> Bool { left.marks == right.marks }
+}
+
 /// Draws every pin in one osm-gps-map layer: the layer paints on each frame (also while the map is
 /// dragged) on top of the tiles, so thousands of pins cost one pass of cairo blits, not widgets or
 /// full map redraws. With `clustering`, pins that would overlap at the current zoom are drawn as one
@@ -92,11 +111,15 @@ public final class PinLayer {
     public var pins: [PinMark] { marks }
 
     public func setPins(_ newMarks: [PinMark]) {
-        marks = newMarks.sorted { $0.latitude > $1.latitude }
-        radians = marks.map { (Float($0.latitude * .pi / 180), Float($0.longitude * .pi / 180)) }
-        markKeys = Set(marks.map(\.key))
-        tints = [:]
-        for mark in marks where mark.tint != .red { tints[mark.key] = mark.tint }
+        setPins(PinSet(newMarks))
+    }
+
+    /// Shows `pins`, prepared beforehand (off the main thread, for a big library).
+    public func setPins(_ pins: PinSet) {
+        marks = pins.marks
+        radians = pins.radians
+        markKeys = pins.keys
+        tints = pins.tints
         version += 1
         if let clusters {
             // Pins shown ahead stay so until the clusters drawn include them where they are.
@@ -257,8 +280,9 @@ public final class PinLayer {
         // a fixed reference point tells the offset.
         let reference = screenPoint(0, 0)
         if cache == nil || !cache!.isUsable(for: key, reference: reference) {
-            let canvas = cache.flatMap { $0.canvas.fits(width: width, height: height, scale: scale) ? $0.canvas : nil }
-                ?? PinCanvas(width: width, height: height, scale: scale)
+            let target = cairo_get_target(cr)!
+            let canvas = cache.flatMap { $0.canvas.fits(width: width, height: height, scale: scale, target: target) ? $0.canvas : nil }
+                ?? PinCanvas(width: width, height: height, scale: scale, like: target)
             if clusters != nil {
                 let margin = PinCache.margin
                 let shown = clusters!.clusters(minX: Double(originX) - margin, minY: Double(originY) - margin,

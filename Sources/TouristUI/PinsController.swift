@@ -121,28 +121,40 @@ final class PinsController {
 
     // MARK: Store → map
 
-    /// Runs off the main thread.
-    private nonisolated static func marks(_ pins: [PinPosition]) -> [PinMark] {
-        pins.map { PinMark(key: $0.id, latitude: $0.latitude, longitude: $0.longitude) }
+    /// Runs off the main thread: sorting a library's pins for the layer is no work for the main loop.
+    private nonisolated static func marks(_ pins: [PinPosition]) -> PinSet {
+        PinSet(pins.map { PinMark(key: $0.id, latitude: $0.latitude, longitude: $0.longitude) })
     }
 
-    private func show(_ marks: [PinMark]) {
+    private func show(_ pins: PinSet) {
         if !hasShownPins {
             hasShownPins = true
-            if marks.isEmpty { notification.show(Self.hint, seconds: 8) }
+            if pins.marks.isEmpty { notification.show(Self.hint, seconds: 8) }
         }
-        layer.setPins(marks)
-        logger.trace("pins shown: \(marks.count)")
+        layer.setPins(pins)
+        logger.trace("pins shown: \(pins.marks.count)")
     }
 
     private func namesChanged(_ names: PinNames) {
+        // The old names (one string each) are freed on another thread: on this one, freeing a big library's
+        // names waited on the allocator's lock while the next list was being read (20–30 ms stalls).
+        let old = self.names
         self.names = names.names
+        Self.releaseLater(old)
         onNamesChanged?()
         // The namer looks once at start-up (it may have online names to refine), then only when a pin
         // has no name at all: a new or moved pin. Pins waiting for an online name are its own business.
         if !hasPokedNamer || names.someUnnamed, let namer {
             hasPokedNamer = true
             Task { await namer.pinsChanged() }
+        }
+    }
+
+    /// Keeps `value` alive on a background queue for a moment, so its last reference (and the freeing) goes
+    /// there once the caller has dropped its own.
+    private nonisolated static func releaseLater(_ value: [Int64: String]) {
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .milliseconds(100)) { [value] in
+            withExtendedLifetime(value) {}
         }
     }
 
