@@ -19,6 +19,7 @@ public final class OnTheMapApplication {
         self.configuration = configuration
         self.logger = logger
         FontLoading.start()
+        ImageLoaders.preload()
         let geocoder = NominatimGeocoder(endpoint: configuration.geocoder, userAgent: OnTheMapInfo.userAgent, logger: logger)
         finder = PlaceFinder(offline: OfflineCities(), online: geocoder, logger: logger)
         for problem in configuration.problems { logger.warning("\(problem)") }

@@ -55,6 +55,7 @@ public final class TouristApplication {
         self.logger = logger
         preload = StorePreload(paths: paths)
         FontLoading.start()
+        ImageLoaders.preload()
         keyResolver = FlickrAPIKeyResolver(configFolder: paths.configFolder, builtInKey: builtInFlickrKey,
                                            environment: environment)
         do {

@@ -1,0 +1,26 @@
+import CGtk
+import Dispatch
+
+/// gdk-pixbuf loads the module for an image format (a shared library, librsvg's for SVG) the first time it
+/// meets that format. GTK's icons are SVG: the first icon that is not in the icon cache loaded it on the
+/// main loop, in the middle of opening the first album (a 21 ms stall measured by bench/album_download.py).
+/// Loading the modules on a background thread as the program starts keeps that off the main loop;
+/// gdk-pixbuf guards its module loading with a lock of its own.
+public enum ImageLoaders {
+    /// Loads the modules for `formats` (gdk-pixbuf's names) on a background thread; unknown formats are skipped.
+    /// Call on the main thread: gdk-pixbuf's first use (reading its list of modules) is not thread-safe, so it
+    /// happens here, before the background thread and GTK's own icon loading can race for it.
+    public static func preload(_ formats: [String] = ["svg"]) {
+        g_slist_free(gdk_pixbuf_get_formats())
+        DispatchQueue.global(qos: .utility).async {
+            for format in formats {
+                var error: UnsafeMutablePointer<GError>?
+                if let loader = gdk_pixbuf_loader_new_with_type(format, &error) {
+                    gdk_pixbuf_loader_close(loader, nil) // no data: reports an error, which is expected
+                    g_object_unref(UnsafeMutableRawPointer(loader))
+                }
+                if let error { g_error_free(error) }
+            }
+        }
+    }
+}
