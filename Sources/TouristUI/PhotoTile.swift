@@ -45,26 +45,33 @@ final class PhotoTile {
         gtk_widget_set_size_request(child, Self.side, Self.side)
         stack = gtk_stack_new()
         gtk_stack_set_transition_type(stack.cast(), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
-        // A still placeholder: thirty spinners would repaint the whole grid every frame while the
-        // album fills (the page's status line says what is downloading).
+        // A still, plain square: thirty spinners would repaint the whole grid every frame while the
+        // album fills (the page's status line says what is downloading), and thirty icons made the
+        // album's first frame render an SVG and lay out thirty more widgets on the main loop.
         placeholder = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
         Widgets.addStyleClass(placeholder, "photo-placeholder")
-        let loadingIcon = gtk_image_new_from_icon_name("image-loading-symbolic", GTK_ICON_SIZE_DND)!
-        gtk_widget_set_vexpand(loadingIcon, 1)
-        gtk_container_add(placeholder.container, loadingIcon)
         gtk_stack_add_named(stack.cast(), placeholder, "placeholder")
         image = gtk_image_new()
         gtk_stack_add_named(stack.cast(), image, "photo")
-        let failedBox = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)!
-        gtk_widget_set_valign(failedBox, GTK_ALIGN_CENTER)
-        let failedIcon = gtk_image_new_from_icon_name("image-missing-symbolic", GTK_ICON_SIZE_DND)!
-        let failedLabel = gtk_label_new("Click to retry")!
-        Widgets.addStyleClass(failedLabel, "dim-label")
-        gtk_container_add(failedBox.container, failedIcon)
-        gtk_container_add(failedBox.container, failedLabel)
-        gtk_stack_add_named(stack.cast(), failedBox, "failed")
         gtk_container_add(child.container, stack)
         gtk_widget_show_all(child)
+    }
+
+    /// The error view is made the first time a download fails: most tiles never need it, and thirty of its
+    /// labels cost the album's first frame a few milliseconds.
+    private func showFailed() {
+        if gtk_stack_get_child_by_name(stack.cast(), "failed") == nil {
+            let failedBox = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)!
+            gtk_widget_set_valign(failedBox, GTK_ALIGN_CENTER)
+            let failedIcon = gtk_image_new_from_icon_name("image-missing-symbolic", GTK_ICON_SIZE_DND)!
+            let failedLabel = gtk_label_new("Click to retry")!
+            Widgets.addStyleClass(failedLabel, "dim-label")
+            gtk_container_add(failedBox.container, failedIcon)
+            gtk_container_add(failedBox.container, failedLabel)
+            gtk_widget_show_all(failedBox)
+            gtk_stack_add_named(stack.cast(), failedBox, "failed")
+        }
+        gtk_stack_set_visible_child_name(stack.cast(), "failed")
     }
 
     func update(_ photo: Photo, failed: Bool) {
@@ -83,7 +90,7 @@ final class PhotoTile {
             }
         } else if failed {
             state = .failed
-            gtk_stack_set_visible_child_name(stack.cast(), "failed")
+            showFailed()
         } else {
             state = .placeholder
             showPlaceholder()
@@ -123,7 +130,7 @@ final class PhotoTile {
         guard let decoded else {
             state = .failed
             describe(failed: true)
-            gtk_stack_set_visible_child_name(stack.cast(), "failed")
+            showFailed()
             return
         }
         let scale = gtk_widget_get_scale_factor(child)
