@@ -51,7 +51,6 @@ public struct PinSet: Equatable, Sendable {
 public final class PinLayer {
     private let map: UnsafeMutablePointer<OsmGpsMap>
     private let lifetime: WidgetLifetime
-    private var layer: OpaquePointer?
     /// Draw order: northern pins first, so pins further south (lower on screen) overlap them.
     private var marks: [PinMark] = []
     private var radians: [(Float, Float)] = []
@@ -91,18 +90,7 @@ public final class PinLayer {
         lifetime = WidgetLifetime(map)
         images = PinImages(scale: gtk_widget_get_scale_factor(map.widget))
         markerImages = ClusterMarkerImages(scale: images.scale)
-        let box = Unmanaged.passRetained(WeakPinLayer(self)).toOpaque()
-        layer = vt_pin_layer_new({ _, cr, data in
-            guard let cr, let data else { return }
-            let weak = Unmanaged<WeakPinLayer>.fromOpaque(data).takeUnretainedValue()
-            nonisolated(unsafe) let context = cr // drawn on the GTK thread
-            MainActor.assumeIsolated { weak.layer?.draw(context) }
-        }, box, { data in
-            guard let data else { return }
-            Unmanaged<WeakPinLayer>.fromOpaque(data).release()
-        })
-        osm_gps_map_layer_add(map, layer)
-        g_object_unref(UnsafeMutableRawPointer(layer))
+        addDrawingLayer(to: map) { [weak self] cr in self?.draw(cr) }
         if clustering {
             clusters = PinLayerClusters(logger: logger) { [weak self] settled in self?.clustersArrived(settled) }
         }
@@ -374,8 +362,3 @@ public final class PinLayer {
 }
 
 /// The layer's C user data: a weak reference, so the GObject never keeps the Swift page alive.
-private final class WeakPinLayer: @unchecked Sendable {
-    // @unchecked: read only on the GTK thread.
-    weak var layer: PinLayer?
-    init(_ layer: PinLayer) { self.layer = layer }
-}

@@ -22,7 +22,6 @@ final class TileLayer {
     private let map: UnsafeMutablePointer<OsmGpsMap>
     private let lifetime: WidgetLifetime
     private let cache: TileCache
-    private var layer: OpaquePointer?
     private let decoder = DispatchQueue(label: "map-tile-decoding", qos: .utility)
 
     /// Tiles the display holds, with the frame that last drew them (the least recently drawn go first).
@@ -47,18 +46,7 @@ final class TileLayer {
         self.map = map
         self.cache = cache
         lifetime = WidgetLifetime(map)
-        let box = Unmanaged.passRetained(WeakTileLayer(self)).toOpaque()
-        layer = vt_pin_layer_new({ _, cr, data in
-            guard let cr, let data else { return }
-            let weak = Unmanaged<WeakTileLayer>.fromOpaque(data).takeUnretainedValue()
-            nonisolated(unsafe) let context = cr // drawn on the GTK thread
-            MainActor.assumeIsolated { weak.layer?.draw(context) }
-        }, box, { data in
-            guard let data else { return }
-            Unmanaged<WeakTileLayer>.fromOpaque(data).release()
-        })
-        osm_gps_map_layer_add(map, layer)
-        g_object_unref(UnsafeMutableRawPointer(layer))
+        addDrawingLayer(to: map) { [weak self] cr in self?.draw(cr) }
         lifetime.onDestroy { [weak self] in self?.stop() }
     }
 
@@ -287,10 +275,4 @@ private struct DecodedTile: @unchecked Sendable {
     }
 
     func destroy() { cairo_surface_destroy(surface) }
-}
-
-private final class WeakTileLayer: @unchecked Sendable {
-    // @unchecked: read only on the GTK thread.
-    weak var layer: TileLayer?
-    init(_ layer: TileLayer) { self.layer = layer }
 }
