@@ -37,6 +37,10 @@ class UserInput:
     def click(self, x: int, y: int, button: int = LEFT_BUTTON) -> None:
         xdotool(self.display, "mousemove", x, y, "sleep", 0.05, "click", button)
 
+    def click_in_place(self, button: int = LEFT_BUTTON) -> None:
+        """Click where the pointer is (after `mousemove`): no settling pause before the click."""
+        xdotool(self.display, "click", button)
+
     def mouse_down(self, x: int, y: int, button: int = LEFT_BUTTON) -> None:
         """Press (and keep pressing) at (x, y); `mouse_up` releases."""
         xdotool(self.display, "mousemove", x, y, "sleep", 0.05, "mousedown", button)
