@@ -5,6 +5,7 @@ The tile server uses it; a fake Flickr API for the photo-album tests can reuse i
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -103,6 +104,16 @@ class RequestLog:
         )
 
 
+class _QuietHTTPServer(ThreadingHTTPServer):
+    """A client that hangs up mid-request (the app cancels tile fetches that left the view) is routine,
+    not a traceback on stderr; anything else is still reported."""
+
+    def handle_error(self, request, client_address) -> None:
+        if isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
+            return
+        super().handle_error(request, client_address)
+
+
 class RecordingHTTPServer:
     """Serves `respond` on 127.0.0.1 at a free port, one thread per connection."""
 
@@ -123,7 +134,7 @@ class RecordingHTTPServer:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> "RecordingHTTPServer":
-        server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+        server = _QuietHTTPServer(("127.0.0.1", 0), _Handler)
         server.daemon_threads = True
         server.owner = self  # type: ignore[attr-defined]  # how the handler finds us
         self._server = server
