@@ -22,7 +22,6 @@ final class TileLayer {
     private let map: UnsafeMutablePointer<OsmGpsMap>
     private let lifetime: WidgetLifetime
     private let cache: TileCache
-    private let decoder = DispatchQueue(label: "map-tile-decoding", qos: .utility)
 
     /// Tiles the display holds, with the frame that last drew them (the least recently drawn go first).
     private var shown: [TileID: (surface: OpaquePointer, lastDrawn: UInt64)] = [:]
@@ -157,7 +156,7 @@ final class TileLayer {
         let tile = wanted.removeFirst()
         decoding = tile
         let path = cache.fileURL(for: tile).path
-        decoder.async {
+        TileDecodingThread.shared.run {
             let image = DecodedTile(path: path)
             Task { @MainActor [weak self] in
                 guard let self, self.lifetime.isAlive else { image?.destroy(); return }
