@@ -7,11 +7,23 @@ import Dispatch
 /// Loading the modules on a background thread as the program starts keeps that off the main loop;
 /// gdk-pixbuf guards its module loading with a lock of its own.
 public enum ImageLoaders {
-    /// Loads the modules for `formats` (gdk-pixbuf's names) on a background thread; unknown formats are skipped.
-    /// Call on the main thread: gdk-pixbuf's first use (reading its list of modules) is not thread-safe, so it
-    /// happens here, before the background thread and GTK's own icon loading can race for it.
-    public static func preload(_ formats: [String] = ["svg"]) {
+    /// gdk-pixbuf reads its list of modules on first use, and that first use is not thread-safe: done once
+    /// (Swift runs a static initializer exactly once), before any thread decodes.
+    private static let modulesListed: Bool = {
         g_slist_free(gdk_pixbuf_get_formats())
+        return true
+    }()
+
+    /// Makes gdk-pixbuf's first use happen now. Call on the main thread at start-up; decoders call it too.
+    public static func prepare() {
+        _ = modulesListed
+    }
+
+    /// Loads the modules for `formats` (gdk-pixbuf's names) on a background thread; unknown formats are skipped.
+    /// Call on the main thread: gdk-pixbuf's first use happens here (`prepare`), before the background thread
+    /// and GTK's own icon loading can race for it.
+    public static func preload(_ formats: [String] = ["svg"]) {
+        prepare()
         DispatchQueue.global(qos: .utility).async {
             for format in formats {
                 var error: UnsafeMutablePointer<GError>?

@@ -16,17 +16,9 @@ final class DecodedPixbuf: DecodedPhoto, @unchecked Sendable {
 
 /// Decoding and scaling photos with GdkPixbuf, which is safe off the main thread for separate images.
 public enum ImageDecoding {
-    /// GdkPixbuf finds its loader modules on first use, and that first use is not thread-safe:
-    /// do it once (Swift runs a static initializer exactly once) before any decoding.
-    private static let loadersReady: Bool = {
-        let formats = gdk_pixbuf_get_formats()
-        g_slist_free(formats)
-        return true
-    }()
-
-    /// Call on the main thread at start-up; decoding calls it too.
+    /// Call on the main thread at start-up; decoding calls it too (gdk-pixbuf's first use: `ImageLoaders.prepare`).
     public static func prepare() {
-        _ = loadersReady
+        ImageLoaders.prepare()
     }
 
     /// More pixels than any photo Virtual Tourist shows needs (a 40-megapixel camera's full size).
