@@ -30,6 +30,7 @@ public struct PinSet: Equatable, Sendable {
     public let marks: [PinMark]
     let radians: [(Float, Float)]
     let keys: Set<PinKey>
+    /// Colours other than red, by key (clusters know only keys).
     let tints: [PinKey: PinTint]
 
     public init(_ marks: [PinMark]) {
@@ -51,10 +52,9 @@ public struct PinSet: Equatable, Sendable {
 public final class PinLayer {
     private let map: UnsafeMutablePointer<OsmGpsMap>
     private let lifetime: WidgetLifetime
-    /// Draw order: northern pins first, so pins further south (lower on screen) overlap them.
-    private var marks: [PinMark] = []
-    private var radians: [(Float, Float)] = []
-    private var markKeys: Set<PinKey> = []
+    /// The stored pins, northern first (pins further south, lower on screen, overlap them), with their
+    /// positions in radians, keys and colours.
+    private var stored = PinSet([])
     /// Pins shown ahead of the store: just dropped or dragged, until the store's rows catch up.
     private var ahead: [PinKey: PinMark] = [:]
     /// Placeholder keys whose inserts finished, and the stored ids they became.
@@ -77,8 +77,6 @@ public final class PinLayer {
 
     public let isClustering: Bool
     private var clusters: PinLayerClusters?
-    /// Colours other than red, by key (clusters know only keys).
-    private var tints: [PinKey: PinTint] = [:]
     private let logger: Logger?
 
     /// `clustering`: draw pins that would overlap as one marker with their count (built off the main
@@ -96,7 +94,7 @@ public final class PinLayer {
         }
     }
 
-    public var pins: [PinMark] { marks }
+    public var pins: [PinMark] { stored.marks }
 
     public func setPins(_ newMarks: [PinMark]) {
         setPins(PinSet(newMarks))
@@ -104,18 +102,15 @@ public final class PinLayer {
 
     /// Shows `pins`, prepared beforehand (off the main thread, for a big library).
     public func setPins(_ pins: PinSet) {
-        marks = pins.marks
-        radians = pins.radians
-        markKeys = pins.keys
-        tints = pins.tints
+        stored = pins
         version += 1
         if let clusters {
             // Pins shown ahead stay so until the clusters drawn include them where they are.
-            clusters.pinsChanged(marks, ahead: ahead)
+            clusters.pinsChanged(stored.marks, ahead: ahead)
         } else if !ahead.isEmpty {
-            let stored = Dictionary(marks.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+            let rows = Dictionary(stored.marks.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
             ahead = ahead.filter { key, mark in
-                guard let row = stored[key] else { return true } // not stored yet: keep showing it
+                guard let row = rows[key] else { return true } // not stored yet: keep showing it
                 return abs(row.latitude - mark.latitude) > 1e-9 || abs(row.longitude - mark.longitude) > 1e-9
             }
         }
@@ -188,16 +183,16 @@ public final class PinLayer {
                 guard let key = singlePin(cluster) else { continue }
                 if hit(cluster.latitude, cluster.longitude, x, y) {
                     return PinMark(key: key, latitude: cluster.latitude, longitude: cluster.longitude,
-                                   tint: tints[key] ?? .red)
+                                   tint: stored.tints[key] ?? .red)
                 }
             }
             return nil
         }
-        for mark in ahead.values where !markKeys.contains(mark.key) {
+        for mark in ahead.values where !stored.keys.contains(mark.key) {
             if mark.key != floating?.key, hit(mark.latitude, mark.longitude, x, y) { return mark }
         }
-        for index in marks.indices.reversed() {
-            let mark = ahead[marks[index].key] ?? marks[index]
+        for index in stored.marks.indices.reversed() {
+            let mark = ahead[stored.marks[index].key] ?? stored.marks[index]
             if mark.key == floating?.key { continue }
             if hit(mark.latitude, mark.longitude, x, y) { return mark }
         }
@@ -231,7 +226,7 @@ public final class PinLayer {
     /// The key of a cluster that is a single stored pin drawn where the index has it (not one being
     /// moved, shown ahead, or deleted since the index was built).
     private func singlePin(_ cluster: Cluster) -> PinKey? {
-        guard let key = cluster.key, key != floating?.key, ahead[key] == nil, markKeys.contains(key) else { return nil }
+        guard let key = cluster.key, key != floating?.key, ahead[key] == nil, stored.keys.contains(key) else { return nil }
         return key
     }
 
@@ -320,7 +315,7 @@ public final class PinLayer {
                 canvas.noteDrawn(x: Double(sx) - half, y: Double(sy) - half, width: 2 * half, height: 2 * half)
                 drawn += 1
             } else if let key = singlePin(cluster) {
-                paintPin(sx, sy, tints[key] ?? .red)
+                paintPin(sx, sy, stored.tints[key] ?? .red)
             }
         }
         for mark in ahead.values where mark.key != floating?.key {
@@ -342,18 +337,18 @@ public final class PinLayer {
             canvas.noteDrawn(x: x - PinImage.anchor.x, y: y - PinImage.anchor.y, width: PinImage.width, height: PinImage.height)
             drawn += 1
         }
-        for index in marks.indices {
-            let mark = marks[index]
+        for index in stored.marks.indices {
+            let mark = stored.marks[index]
             if mark.key == floating?.key { continue }
             if let moved = ahead[mark.key] {
                 let point = screenPoint(Float(moved.latitude * .pi / 180), Float(moved.longitude * .pi / 180))
                 paint(point.0, point.1, moved.tint)
             } else {
-                let point = screenPoint(radians[index].0, radians[index].1)
+                let point = screenPoint(stored.radians[index].0, stored.radians[index].1)
                 paint(point.0, point.1, mark.tint)
             }
         }
-        for mark in ahead.values where !markKeys.contains(mark.key) && mark.key != floating?.key {
+        for mark in ahead.values where !stored.keys.contains(mark.key) && mark.key != floating?.key {
             let point = screenPoint(Float(mark.latitude * .pi / 180), Float(mark.longitude * .pi / 180))
             paint(point.0, point.1, mark.tint)
         }
@@ -361,4 +356,3 @@ public final class PinLayer {
     }
 }
 
-/// The layer's C user data: a weak reference, so the GObject never keeps the Swift page alive.
