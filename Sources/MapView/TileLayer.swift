@@ -37,6 +37,8 @@ final class TileLayer {
     private var absent: Set<TileID> = []
     /// Shown, but the file has changed since (a real tile over a stand-in, a refreshed stale one).
     private var outdated: Set<TileID> = []
+    /// Being decoded or waiting to be sent when its file changed: what was read may be the old file.
+    private var changedWhileUnderWay: Set<TileID> = []
 
     /// Tiles decoded and sent to the display so far (for tests and diagnosis).
     private(set) var tilesUploaded = 0
@@ -58,6 +60,7 @@ final class TileLayer {
         guard lifetime.isAlive else { return }
         absent.remove(tile)
         if shown[tile] != nil { outdated.insert(tile) }
+        if decoding == tile || decoded.contains(where: { $0.0 == tile }) { changedWhileUnderWay.insert(tile) }
         gtk_widget_queue_draw(map.widget)
     }
 
@@ -107,7 +110,9 @@ final class TileLayer {
                 if visible { inView.append(tile) } else { ring.append(tile) }
             }
         }
-        wanted = (inView + ring).filter { !absent.contains($0) }
+        // A tile being decoded, or decoded and waiting to be sent, is not wanted again (it would be decoded twice).
+        let underWay = Set(decoded.map(\.0) + (decoding.map { [$0] } ?? []))
+        wanted = (inView + ring).filter { !absent.contains($0) && !underWay.contains($0) }
         decodeNext()
         if !decoded.isEmpty { scheduleUpload() } // sent once the widget had a window
     }
@@ -170,9 +175,11 @@ final class TileLayer {
         if let image {
             decoded.append((tile, image))
             scheduleUpload()
-        } else {
+        } else if changedWhileUnderWay.remove(tile) == nil {
             absent.insert(tile)
             outdated.remove(tile)
+        } else {
+            gtk_widget_queue_draw(map.widget) // the file came while it was read as missing: the next frame wants it
         }
         decodeNext()
     }
@@ -203,7 +210,7 @@ final class TileLayer {
             image.destroy()
             if let old = shown[tile] { cairo_surface_destroy(old.surface) }
             shown[tile] = (surface, frame)
-            outdated.remove(tile)
+            if changedWhileUnderWay.remove(tile) != nil { outdated.insert(tile) } else { outdated.remove(tile) }
             tilesUploaded += 1
             invalidate(tile, in: view)
         }
@@ -246,6 +253,7 @@ final class TileLayer {
         wanted = []
         for (_, image) in decoded { image.destroy() }
         decoded = []
+        changedWhileUnderWay = []
         for entry in shown.values { cairo_surface_destroy(entry.surface) }
         shown = [:]
     }
