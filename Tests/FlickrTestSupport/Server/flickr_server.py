@@ -24,6 +24,7 @@ url_n a plain-http address on another host, which clients must not use.
 """
 
 import argparse
+import functools
 import hashlib
 import json
 import math
@@ -43,9 +44,12 @@ with open(os.path.join(HERE, "tiny.png"), "rb") as image_file:
 with open(os.path.join(HERE, "bomb.png"), "rb") as image_file:
     BOMB = image_file.read()  # 110 KB that decode to 30,000 x 30,000 pixels (2.7 GB as RGB)
 
+@functools.lru_cache(maxsize=512)
 def photo_jpeg(name):
     """A distinct, recognisable 320x240 JPEG per photo when Pillow is available (screenshots show
-    which photo is which); the small shared JPEG otherwise, so the server stays stdlib-only."""
+    which photo is which); the small shared JPEG otherwise, so the server stays stdlib-only.
+    Made once per name: drawing one holds Python's lock for milliseconds, which would otherwise be
+    part of every client's figure (the benchmarks compare the app with curl on this server)."""
     try:
         from PIL import Image, ImageDraw
     except ImportError:
@@ -494,6 +498,8 @@ def main():
                         help="a different JPEG per photo (needs Pillow), as /__control's distinct_images")
     options = parser.parse_args()
     STATE.distinct_images = options.distinct_images
+    if options.distinct_images:
+        photo_jpeg("warm-up.jpg")  # Pillow's import and its font, before the first client waits for them
 
     server = Server((options.host, options.port), Handler)
     print(server.server_address[1], flush=True)
