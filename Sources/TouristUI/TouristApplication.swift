@@ -55,7 +55,9 @@ public final class TouristApplication {
         self.logger = logger
         preload = StorePreload(paths: paths)
         FontLoading.start()
-        ImageLoaders.preload()
+        // GTK's icons, and the formats of Flickr's photos and of the map's tiles: the first album's first
+        // photo would otherwise wait for its decoder's module to load.
+        ImageLoaders.preload(["svg", "jpeg", "png"])
         keyResolver = FlickrAPIKeyResolver(configFolder: paths.configFolder, builtInKey: builtInFlickrKey,
                                            environment: environment)
         do {
