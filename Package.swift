@@ -27,6 +27,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        // Photo downloads: HTTP/2 (one multiplexed connection to a CDN) or HTTP/1.1 keep-alive, on SwiftNIO.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // System libraries: a modulemap and a one-line umbrella header each.
@@ -53,7 +56,12 @@ let package = Package(
         // The model: pins, photos, viewport; migrations; photo files on disk. No GTK.
         .target(name: "TouristStore", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
         // The Flickr API: requests, decoding, errors, paging, downloads. No GTK, no store.
-        .target(name: "FlickrClient", dependencies: [.product(name: "Logging", package: "swift-log")]),
+        .target(name: "FlickrClient", dependencies: [.product(name: "Logging", package: "swift-log"),
+                                                     .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                                                     .product(name: "NIOCore", package: "swift-nio"),
+                                                     .product(name: "NIOHTTP1", package: "swift-nio"),
+                                                     .product(name: "NIOPosix", package: "swift-nio"),
+                                                     .product(name: "NIOSSL", package: "swift-nio-ssl")]),
         // Albums: search, store and download a pin's photos; no GTK, no HTTP of its own.
         .target(name: "TouristAlbums", dependencies: ["FlickrClient", "TouristStore",
                                                       .product(name: "Logging", package: "swift-log")]),

@@ -5,6 +5,9 @@ public struct FlickrConfiguration: Sendable, Equatable {
     public static let defaultEndpoint = URL(string: "https://api.flickr.com/services/rest/")!
     /// Overrides `endpoint` without a rebuild (a local test server, a proxy).
     public static let endpointEnvironmentVariable = "VIRTUAL_TOURIST_FLICKR_URL"
+    /// A PEM file of the certificate authorities photo downloads trust instead of the system's (OpenSSL's
+    /// convention: a company's TLS proxy, a self-hosted mirror, a test server).
+    public static let trustRootsEnvironmentVariable = "SSL_CERT_FILE"
     /// Geo searches without a limiting agent only return the last 12 hours; 2000-01-01 lifts that.
     public static let defaultMinimumUploadDate = 946_684_800
     /// Flickr's maximum `per_page`. Its terms allow showing at most 30 photos per page.
@@ -28,8 +31,13 @@ public struct FlickrConfiguration: Sendable, Equatable {
     public var stallTimeout: TimeInterval
     /// Largest photo body accepted, in bytes; a larger one is refused before it is read whole.
     public var maxPhotoBytes: Int
-    /// Images downloaded at once, across all pins.
+    /// Images downloaded at once, across all pins (each on a connection of its own over HTTP/1.1).
     public var maxConcurrentDownloads: Int
+    /// Images downloaded at once once the photo server has answered over HTTP/2: one connection carries
+    /// them all, so a whole album can be asked for at once.
+    public var maxConcurrentDownloadsOverHTTP2: Int
+    /// The certificate authorities photo downloads trust (a PEM file), or nil for the system's.
+    public var trustRoots: String?
     /// Extra attempts after the first for transient download failures (time-out, connection lost, 5xx, 429).
     public var retryCount: Int
     /// First back-off delay in seconds; doubled each retry, with jitter, capped at `maxRetryDelay`.
@@ -47,6 +55,8 @@ public struct FlickrConfiguration: Sendable, Equatable {
                 stallTimeout: TimeInterval = 10,
                 maxPhotoBytes: Int = 20 << 20,
                 maxConcurrentDownloads: Int = 6,
+                maxConcurrentDownloadsOverHTTP2: Int = 30,
+                trustRoots: String? = nil,
                 retryCount: Int = 3,
                 retryBaseDelay: TimeInterval = 0.5,
                 maxRetryDelay: TimeInterval = 8,
@@ -60,14 +70,16 @@ public struct FlickrConfiguration: Sendable, Equatable {
         self.stallTimeout = stallTimeout
         self.maxPhotoBytes = maxPhotoBytes
         self.maxConcurrentDownloads = maxConcurrentDownloads
+        self.maxConcurrentDownloadsOverHTTP2 = maxConcurrentDownloadsOverHTTP2
+        self.trustRoots = trustRoots
         self.retryCount = retryCount
         self.retryBaseDelay = retryBaseDelay
         self.maxRetryDelay = maxRetryDelay
         self.appVersion = appVersion
     }
 
-    /// The default configuration with the endpoint taken from `VIRTUAL_TOURIST_FLICKR_URL` when set.
-    /// Throws `.invalidEndpoint` / `.insecureEndpoint` for an unusable address.
+    /// The default configuration with the endpoint taken from `VIRTUAL_TOURIST_FLICKR_URL` when set, and
+    /// the trust roots from `SSL_CERT_FILE`. Throws `.invalidEndpoint` / `.insecureEndpoint` for an unusable address.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment,
                                        appVersion: String) throws(FlickrError) -> FlickrConfiguration {
         var configuration = FlickrConfiguration(appVersion: appVersion)
@@ -76,6 +88,9 @@ public struct FlickrConfiguration: Sendable, Equatable {
             guard let url = URL(string: override) else { throw .invalidEndpoint(override) }
             try TransportSecurity.check(url)
             configuration.endpoint = url
+        }
+        if let trustRoots = environment[trustRootsEnvironmentVariable], !trustRoots.isEmpty {
+            configuration.trustRoots = trustRoots
         }
         return configuration
     }

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -70,6 +67,8 @@ public final class PhotoDownloader: PhotoDownloading {
     private let transfers: PhotoTransfers
     private let logger: Logger
     private let slots: DownloadSlots
+    /// Redirects followed for one photo (an old `farm` address moved to Flickr's CDN takes one).
+    static let maxRedirects = 3
 
     /// - parameter stagingFolder: on the same file system as the photos, so taking a file is a rename.
     public init(configuration: FlickrConfiguration, stagingFolder: URL,
@@ -80,16 +79,8 @@ public final class PhotoDownloader: PhotoDownloading {
         self.validator = validator
         self.logger = logger
         slots = DownloadSlots(limit: max(1, configuration.maxConcurrentDownloads))
-        let sessionConfiguration = URLSessionConfiguration.ephemeral
-        // Our own stall time-out and deadline decide; URLSession's are a backstop after them.
-        sessionConfiguration.timeoutIntervalForRequest = URLSession.backstop(for: configuration.downloadTimeout)
-        sessionConfiguration.timeoutIntervalForResource = URLSession.backstop(for: configuration.downloadTimeout)
-        sessionConfiguration.httpMaximumConnectionsPerHost = max(1, configuration.maxConcurrentDownloads)
-        sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        sessionConfiguration.urlCache = nil
-        sessionConfiguration.httpCookieStorage = nil
-        sessionConfiguration.httpShouldSetCookies = false
-        transfers = PhotoTransfers(configuration: sessionConfiguration)
+        transfers = PhotoTransfers(trustRoots: configuration.trustRoots,
+                                   connectionsPerHost: configuration.maxConcurrentDownloads)
     }
 
     deinit {
@@ -127,8 +118,16 @@ public final class PhotoDownloader: PhotoDownloading {
             let photoDeadline = deadline ?? DispatchTime.now().uptimeNanoseconds
                 + UInt64(max(0, configuration.downloadTimeout) * 1e9)
             deadline = photoDeadline
-            let (result, retryAfter) = await attempt(request, deadline: photoDeadline)
+            let (transferred, retryAfter) = await transfer(request, deadline: photoDeadline)
             await slots.release()
+            // The checks (a decode) and the staged file's write happen off the wire: the slot has
+            // already gone to the next photo, as a browser's connection would.
+            let result: Result<StagedPhoto, FlickrError>
+            switch transferred {
+            case .success where Task.isCancelled: result = .failure(.cancelled)
+            case .success(let data): result = await offTheSharedExecutor { self.process(data) }
+            case .failure(let error): result = .failure(error)
+            }
 
             guard case .failure(let error) = result else { return result }
             if error == .stalled { stalls += 1 }
@@ -165,9 +164,9 @@ public final class PhotoDownloader: PhotoDownloading {
         return max(0, max(jittered, min(retryAfter, configuration.maxRetryDelay)))
     }
 
-    /// One request on the wire, then the checks and the staged file.
-    private func attempt(_ request: PhotoDownloadRequest,
-                         deadline: UInt64) async -> (Result<StagedPhoto, FlickrError>, retryAfter: TimeInterval?) {
+    /// One request on the wire: the body, once it is whole.
+    private func transfer(_ request: PhotoDownloadRequest,
+                          deadline: UInt64) async -> (Result<Data, FlickrError>, retryAfter: TimeInterval?) {
         let host = request.source.host ?? "the photo server"
         do {
             try TransportSecurity.check(request.source)
@@ -176,47 +175,72 @@ public final class PhotoDownloader: PhotoDownloading {
         }
         if Task.isCancelled { return (.failure(.cancelled), nil) }
 
-        var urlRequest = URLRequest(url: request.source, cachePolicy: .reloadIgnoringLocalCacheData,
-                                    timeoutInterval: URLSession.backstop(for: configuration.downloadTimeout))
-        urlRequest.httpMethod = "GET"
-        urlRequest.setValue("image/*", forHTTPHeaderField: "Accept")
-        HTTPHeaders.apply(to: &urlRequest, userAgent: configuration.userAgent)
         logger.trace("Downloading photo", metadata: [
             "photo": "\(request.photoID)", "url": "\(Redaction.redactedDescription(of: request.source))",
         ])
 
         let limits = TransferLimits(stallTimeout: configuration.stallTimeout, deadline: deadline,
                                     maxBytes: configuration.maxPhotoBytes)
-        let data: Data
-        do {
-            let (body, response) = try await transfers.fetch(urlRequest, limits: limits)
-            guard (200..<300).contains(response.statusCode) else {
-                let retryAfter = (response.value(forHTTPHeaderField: "Retry-After"))
+        var source = request.source
+        var redirects = 0
+        while true {
+            let response: TransferResponse
+            do {
+                response = try await transfers.fetch(source, headers: [("Accept", "image/*"),
+                                                                       ("User-Agent", configuration.userAgent)],
+                                                     limits: limits)
+            } catch {
+                return (.failure(FlickrError.from(clientError: error, host: source.host ?? host)), nil)
+            }
+            if response.overHTTP2 { await slots.widen(to: configuration.maxConcurrentDownloadsOverHTTP2) }
+            // Followed here, a few times at most (then the 3xx is the failure), and never from https to plain http.
+            if [301, 302, 303, 307, 308].contains(response.status), redirects < Self.maxRedirects,
+               let location = response.header("Location"),
+               let target = URL(string: location, relativeTo: source)?.absoluteURL {
+                do {
+                    try TransportSecurity.check(target)
+                } catch {
+                    return (.failure(error), nil)
+                }
+                source = target
+                redirects += 1
+                continue
+            }
+            guard (200..<300).contains(response.status) else {
+                let retryAfter = response.header("Retry-After")
                     .flatMap { TimeInterval($0.trimmingCharacters(in: .whitespaces)) }
-                return (.failure(.httpStatus(response.statusCode)), retryAfter)
+                return (.failure(.httpStatus(response.status)), retryAfter)
             }
-            let expected = response.expectedContentLength
-            let encoding = response.value(forHTTPHeaderField: "Content-Encoding")?.lowercased() ?? "identity"
-            if expected >= 0, encoding == "identity", Int64(body.count) != expected {
-                return (.failure(.incompleteDownload(expected: expected, received: Int64(body.count))), nil)
+            let encoding = response.header("Content-Encoding")?.lowercased() ?? "identity"
+            if let expected = response.header("Content-Length").flatMap(Int64.init), encoding == "identity",
+               Int64(response.body.count) != expected {
+                return (.failure(.incompleteDownload(expected: expected, received: Int64(response.body.count))), nil)
             }
-            data = body
-        } catch {
-            return (.failure(FlickrError.from(transportError: error, host: host)), nil)
+            return (.success(response.body), nil)
         }
+    }
 
+    /// Blocking work (a decode, a file write) on a dispatch queue: Swift's shared executor has one thread
+    /// per core, and the next downloads' requests and replies wait for a free one.
+    private func offTheSharedExecutor<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async { continuation.resume(returning: work()) }
+        }
+    }
+
+    /// The checks, then the staged file.
+    private func process(_ data: Data) -> Result<StagedPhoto, FlickrError> {
         let validated: ValidatedImage
         switch validator(data) {
         case .success(let checked): validated = checked
-        case .failure(let problem): return (.failure(problem), nil)
+        case .failure(let problem): return .failure(problem)
         }
-        if Task.isCancelled { return (.failure(.cancelled), nil) }
         do {
             var staged = try stage(data, format: validated.format)
             staged.decoded = validated.decoded
-            return (.success(staged), nil)
+            return .success(staged)
         } catch {
-            return (.failure(error), nil)
+            return .failure(error)
         }
     }
 
@@ -250,10 +274,12 @@ public final class PhotoDownloader: PhotoDownloading {
 /// A counting semaphore for download slots; waiting is FIFO and cancellable.
 actor DownloadSlots {
     private var available: Int
+    private var limit: Int
     private var waiters: [(id: UUID, continuation: CheckedContinuation<Void, any Error>)] = []
 
     init(limit: Int) {
         available = limit
+        self.limit = limit
     }
 
     func acquire() async throws {
@@ -273,6 +299,17 @@ actor DownloadSlots {
             }
         } onCancel: {
             Task { await self.cancelWaiter(id) }
+        }
+    }
+
+    /// Allows up to `limit` at once from now on (never fewer than before); waiters go at once.
+    func widen(to limit: Int) {
+        guard limit > self.limit else { return }
+        available += limit - self.limit
+        self.limit = limit
+        while available > 0, !waiters.isEmpty {
+            available -= 1
+            waiters.removeFirst().continuation.resume()
         }
     }
 
