@@ -117,14 +117,11 @@ extension AlbumService {
         guard isCurrent(token, pinID), let photoID = Int64(event.photoID) else { return }
         switch event.result {
         case .success(let staged):
-            let store = self.store
             // On the shelf before the write that names the file, so the grid finds it when it sees the file.
             if let decoded = staged.decoded { decodedPhotos.put(decoded, photoID: photoID) }
             do {
-                _ = try await Self.background {
-                    try store.adoptPhotoFile(id: photoID, stagedFile: staged.file,
-                                             fileExtension: staged.format.fileExtension)
-                }
+                try await adoptions.adopt(StagedPhotoFile(photoID: photoID, file: staged.file,
+                                                          fileExtension: staged.format.fileExtension))
             } catch StoreError.photoNotFound {
                 // Removed from the album while it downloaded: the staged file is simply not taken.
                 _ = decodedPhotos.take(photoID)

@@ -24,6 +24,8 @@ public final class AlbumService {
     private var observers: [UUID: @MainActor (Int64) -> Void] = [:]
     /// Downloads' decodes waiting for the grid (about five albums' worth).
     let decodedPhotos = DecodedPhotoShelf(capacity: 150)
+    /// Downloaded photos on their way into the store, a write for each burst.
+    let adoptions: PhotoAdoptions
 
     /// One fetch for one pin. Its token tells a current run from a cancelled or superseded one.
     struct Run {
@@ -44,6 +46,7 @@ public final class AlbumService {
         self.downloader = downloader
         self.albumSize = albumSize
         self.logger = logger
+        adoptions = PhotoAdoptions(store: store)
     }
 
     // MARK: State
@@ -177,7 +180,9 @@ public final class AlbumService {
     func photoFinished(_ pinID: Int64, token: UUID, total: Int) {
         guard isCurrent(token, pinID) else { return }
         runs[pinID]?.finished += 1
-        setActivity(.downloading(finished: runs[pinID]?.finished ?? 0, total: total), pinID)
+        let finished = runs[pinID]?.finished ?? 0
+        logger.trace("Pin \(pinID): \(finished) of \(total) photos done")
+        setActivity(.downloading(finished: finished, total: total), pinID)
     }
 
     func startedDownloading(_ pinID: Int64, token: UUID, total: Int) {

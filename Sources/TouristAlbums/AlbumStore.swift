@@ -10,6 +10,7 @@ public protocol AlbumStore: Sendable {
     func seenFlickrIds(ofPin pinId: Int64) throws -> Set<String>
     func setPhotoFile(id: Int64, relativePath: String?) throws
     func adoptPhotoFile(id: Int64, stagedFile: URL, fileExtension: String) throws -> String
+    func adoptPhotoFiles(_ files: [StagedPhotoFile]) throws -> [Result<String, StoreError>]
     @MainActor
     func observePin(id: Int64, onError: @escaping @MainActor (Error) -> Void,
                     onChange: @escaping @MainActor (Pin?) -> Void) -> StoreObservation

@@ -67,24 +67,37 @@ extension AppDatabase {
     /// - throws: `StoreError.photoNotFound` if the photo is gone (the staged file is left to its
     ///   owner, who deletes it), `.notWritable` / `.diskFull` if the file could not be moved.
     public func adoptPhotoFile(id: Int64, stagedFile: URL, fileExtension: String) throws -> String {
-        var placed: URL?
+        try adoptPhotoFiles([StagedPhotoFile(photoID: id, file: stagedFile, fileExtension: fileExtension)])[0].get()
+    }
+
+    /// `adoptPhotoFile` for several photos in one write (one commit for a burst of downloads, as HTTP/2
+    /// brings them). Each photo has its own outcome: one that is gone, or whose file cannot be moved,
+    /// does not keep the others out. If the write itself fails, no file stays in the photos folder and
+    /// the error is thrown.
+    public func adoptPhotoFiles(_ files: [StagedPhotoFile]) throws -> [Result<String, StoreError>] {
+        var placed: [URL] = []
         do {
             return try write { db in
-                guard let photo = try Photo.fetchOne(db, id: id) else { throw StoreError.photoNotFound(id: id) }
-                let relative = Self.newPhotoPath(pinId: photo.pinId, flickrId: photo.flickrId, fileExtension: fileExtension)
-                let destination = photoFileURL(relativePath: relative)
-                let folder = destination.deletingLastPathComponent()
-                try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                guard rename(stagedFile.path, destination.path) == 0 else {
-                    throw errno == ENOSPC ? StoreError.diskFull(folder: folder) : StoreError.notWritable(folder: folder)
+                try files.map { staged -> Result<String, StoreError> in
+                    guard let photo = try Photo.fetchOne(db, id: staged.photoID) else {
+                        return .failure(.photoNotFound(id: staged.photoID))
+                    }
+                    let relative = Self.newPhotoPath(pinId: photo.pinId, flickrId: photo.flickrId,
+                                                     fileExtension: staged.fileExtension)
+                    let destination = photoFileURL(relativePath: relative)
+                    let folder = destination.deletingLastPathComponent()
+                    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                    guard rename(staged.file.path, destination.path) == 0 else {
+                        return .failure(errno == ENOSPC ? .diskFull(folder: folder) : .notWritable(folder: folder))
+                    }
+                    placed.append(destination)
+                    try Photo.filter(id: staged.photoID).updateAll(db, Photo.Columns.filePath.set(to: relative))
+                    return .success(relative)
                 }
-                placed = destination
-                try Photo.filter(id: id).updateAll(db, Photo.Columns.filePath.set(to: relative))
-                return relative
             }
         } catch {
-            // The write did not commit: the file must not stay where no row names it.
-            if let placed { unlink(placed.path) }
+            // The write did not commit: no file may stay where no row names it.
+            for url in placed { unlink(url.path) }
             throw error
         }
     }
@@ -171,5 +184,18 @@ extension AppDatabase {
         var info = stat()
         guard lstat(url.path, &info) == 0 else { return false }
         return info.st_mode & S_IFMT == S_IFDIR
+    }
+}
+
+/// A downloaded file in the staging folder, for the photo it belongs to.
+public struct StagedPhotoFile: Sendable {
+    public var photoID: Int64
+    public var file: URL
+    public var fileExtension: String
+
+    public init(photoID: Int64, file: URL, fileExtension: String) {
+        self.photoID = photoID
+        self.file = file
+        self.fileExtension = fileExtension
     }
 }

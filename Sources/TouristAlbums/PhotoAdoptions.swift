@@ -1,0 +1,48 @@
+import Foundation
+import TouristStore
+
+/// Downloaded photos taken into the store with group commit: while one write is under way, the photos
+/// that arrive wait, and the next write takes them all. Over HTTP/2 a whole album lands within a few
+/// milliseconds; one write each made the photos wait in line for the database (about 1.5 ms apiece:
+/// the last of 30 was done 45 ms after it arrived).
+@MainActor
+final class PhotoAdoptions {
+    private let store: any AlbumStore
+    private var waiting: [(file: StagedPhotoFile, continuation: CheckedContinuation<Void, any Error>)] = []
+    private var writing = false
+
+    init(store: any AlbumStore) {
+        self.store = store
+    }
+
+    /// Returns once the photo's file is in the photos folder and its row names it; throws the store's
+    /// error for this photo (`photoNotFound` if it left the album meanwhile). The staged file is the
+    /// caller's until then.
+    func adopt(_ file: StagedPhotoFile) async throws {
+        try await withCheckedThrowingContinuation { continuation in
+            waiting.append((file, continuation))
+            if !writing {
+                writing = true
+                Task { await writeWhileWaiting() }
+            }
+        }
+    }
+
+    private func writeWhileWaiting() async {
+        while !waiting.isEmpty {
+            let batch = waiting
+            waiting = []
+            let store = self.store
+            let files = batch.map(\.file)
+            do {
+                let outcomes = try await AlbumService.background { try store.adoptPhotoFiles(files) }
+                for (entry, outcome) in zip(batch, outcomes) {
+                    entry.continuation.resume(with: outcome.map { _ in () }.mapError { $0 as any Error })
+                }
+            } catch {
+                for entry in batch { entry.continuation.resume(throwing: error) }
+            }
+        }
+        writing = false
+    }
+}
