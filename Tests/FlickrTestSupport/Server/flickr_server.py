@@ -97,6 +97,7 @@ class State:
         self.distinct_images = False
         self.all_usable = False
         self.insecure_url_n = False
+        self.image_base_url = None
         self.requests = []
         self.active_images = 0
         self.max_active_images = 0
@@ -145,7 +146,8 @@ def apply_control(body):
         duplicate_ids                                    (search: every photo of the page listed twice)
     {"all_usable": true} leaves out the url-less and malformed entries (every photo is usable);
     {"distinct_images": true} serves a different 320x240 JPEG per photo (needs Pillow);
-    {"image_delay": 0.1} delays every image answer; {"total": 95} sets the photo count of every place,
+    {"image_delay": 0.1} delays every image answer; {"image_base_url": "https://127.0.0.1:8443"} puts the
+    images at another address (a CDN in front of this server, as Flickr's are); {"total": 95} sets the photo count of every place,
     {"totals": {"48.8566,2.3522": 7}} of particular places (lat,lon with 4 decimals).
     """
     with STATE.lock:
@@ -155,6 +157,8 @@ def apply_control(body):
             STATE.faults = [dict(fault) for fault in body["faults"]]
         if "insecure_url_n" in body:
             STATE.insecure_url_n = bool(body["insecure_url_n"])
+        if "image_base_url" in body:
+            STATE.image_base_url = body["image_base_url"] or None
         if "all_usable" in body:
             STATE.all_usable = bool(body["all_usable"])
         if "distinct_images" in body:
@@ -204,7 +208,7 @@ def photo_entry(base_url, lat, lon, index):
         return entry
     if index % 10 == 9 and not STATE.all_usable:
         return entry
-    stem = "%s/images/%s_%s" % (base_url, photo_id, secret)
+    stem = "%s/images/%s_%s" % (STATE.image_base_url or base_url, photo_id, secret)
     entry["url_q"] = stem + "_q.jpg"
     entry["height_q"] = 150
     entry["width_q"] = "150"
@@ -483,6 +487,9 @@ def _stream_zeros(handler, length):
 class Server(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
+    # A CDN in front asks for a whole album at once; the default backlog of 5 dropped connections
+    # (each retried a second later).
+    request_queue_size = 128
 
     def handle_error(self, request, client_address):
         pass  # clients that hang up (time-outs, cancellation) are expected here
