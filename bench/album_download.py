@@ -2,6 +2,8 @@
 - from the moment the pin appears (press-and-hold fires) to the last photo painted, against the
   network floor measured in the same run: the same search and the same 30 images fetched by
   `curl --parallel --parallel-immediate --parallel-max 6` from the same server;
+- the same over HTTP/2, from a CDN in front of the server (nginx, TLS), as Flickr's images are: against
+  `curl --http2 --parallel` fetching the same images over its one multiplexed connection;
 - opening the album again from disk: click to all photos painted (no request);
 - the longest main-loop stall during the download (the app's own watchdog, trace log);
 - the longest main-loop stall while five albums download at once (five pins dropped in a row, 1 s
@@ -20,6 +22,7 @@ import time
 from urllib.parse import urlencode
 
 from benchlib import REPO, App, FlickrServer, TileServer, UserInput, record, start_display, temporary_home
+from harness.photo_cdn import PhotoCDN
 
 DECODE_FLOOR = REPO / ".build" / "bench-floors" / "decode_loop"
 THUMBNAIL_SIDE, DECODE_THREADS = 150, 2  # PhotoTile.side; Swift's default executor has one thread per core
@@ -54,6 +57,54 @@ def curl_floor(flickr: FlickrServer, search_query: dict, image_paths: list[str])
     subprocess.run(["curl", "-sf", "--no-progress-meter", "--parallel", "--parallel-immediate", "--parallel-max", "6",
                     *[item for url in image_urls for item in ("-o", "/dev/null", url)]], check=True)
     return (time.monotonic() - started) * 1000
+
+
+def curl_http2_floor(flickr: FlickrServer, cdn: PhotoCDN, search_query: dict, image_paths: list[str]) -> float:
+    """Milliseconds for curl to make the app's search, then fetch the app's images from the CDN over one
+    HTTP/2 connection (curl waits for the connection and multiplexes every request on it)."""
+    search_url = f"{flickr.rest_url}?{urlencode(search_query)}"
+    image_urls = [f"{cdn.base_url}{path}" for path in image_paths]
+    started = time.monotonic()
+    subprocess.run(["curl", "-sf", "-o", "/dev/null", search_url], check=True)
+    subprocess.run(["curl", "-sf", "--no-progress-meter", "--http2", "--cacert", str(cdn.ca_file), "--parallel",
+                    "--parallel-max", str(len(image_urls)),
+                    *[item for url in image_urls for item in ("-o", "/dev/null", url)]], check=True)
+    return (time.monotonic() - started) * 1000
+
+
+def http2_round(display: str, tiles: TileServer, user: UserInput) -> tuple[float, float, float, float, int]:
+    """Two albums downloaded from the CDN over HTTP/2, each timed from the drop to its last photo done
+    (downloaded, checked, stored: over HTTP/2 that is before a user can release the button and open it),
+    each beside curl's floor for the same images; and how many connections the app's image requests came on.
+    The first album's first six requests go before the app knows the server speaks HTTP/2; the second
+    album goes at once, on the open connection."""
+    home = temporary_home()
+    flickr = FlickrServer()
+    cdn = PhotoCDN(flickr.port, home / "cdn")
+    flickr.control({"all_usable": True, "image_delay": DELAY, "image_base_url": cdn.base_url,
+                    "faults": [{"target": "search", "kind": "delay", "seconds": DELAY}]})
+    app = App(display, tiles, flickr, home)
+    app.environment["SSL_CERT_FILE"] = str(cdn.ca_file)
+    figures: list[float] = []
+    connections: set[int] = set()
+    try:
+        app.start()
+        time.sleep(1.0)
+        for pin, (x, y) in enumerate((MAP_POINT, (MAP_POINT[0] + 200, MAP_POINT[1])), start=1):
+            seen, pressed = len(cdn.requests()), time.monotonic()
+            user.press_and_hold(x, y, 0.7)
+            dropped, _ = app.log.wait_for(r"Dropping a pin", timeout=10, after=pressed)
+            done, _ = app.log.wait_for(rf"Pin {pin}: 30 of 30 photos done", timeout=30, after=dropped)
+            served = [request for request in cdn.requests()[seen:] if request.path.startswith("/images/")]
+            connections |= {request.connection for request in served}
+            images = [request.path for request in served]
+            search = flickr.requests("search")[-1]["query"]
+            figures += [(done - dropped) * 1000, curl_http2_floor(flickr, cdn, search, images)]
+        return (*figures, len(connections))
+    finally:
+        app.stop()
+        cdn.stop()
+        flickr.stop()
 
 
 def decode_floor(app: App) -> float:
@@ -144,6 +195,7 @@ def main() -> None:
     user = UserInput(display.name)
     try:
         rounds = [one_round(display.name, tiles, user) for _ in range(arguments.rounds)]
+        http2 = [http2_round(display.name, tiles, user) for _ in range(arguments.rounds)]
         busy = [five_albums_while_panning(display.name, tiles, user) for _ in range(arguments.rounds)]
     finally:
         tiles.stop()
@@ -153,6 +205,15 @@ def main() -> None:
            floor_name="curl: the same search + the same images, 6 in parallel", goal_ratio=1.10,
            note=f"{count[0]} photos, {DELAY * 1000:.0f} ms per request, median of {len(rounds)}; "
                 f"photos decoded a second time from their file: {max(twice)}")
+    first, first_floor, second, second_floor, connections = (list(column) for column in zip(*http2))
+    for name, fill2, floor2, what in (("first", first, first_floor, "the first album of the session: its first six "
+                                       "requests go before the app knows the server speaks HTTP/2"),
+                                      ("second", second, second_floor, "the next album: all 30 at once")):
+        record(f"album.http2.{name}_album_drop_to_last_photo_done", statistics.median(fill2), "ms",
+               floor=statistics.median(floor2),
+               floor_name="curl --http2: the same search + the same images over one new connection", goal_ratio=1.10,
+               note=f"{what}; a CDN (nginx, TLS, HTTP/2) in front of the same server; the app's image requests came "
+                    f"on {max(connections)} connection(s); median of {len(http2)}")
     record("album.longest_main_loop_stall_during_download", max(stall), "ms", goal=8,
            note="stalls under 5 ms are not reported")
     record("album.five_albums_downloading_while_panning.longest_main_loop_stall", max(b[0] for b in busy), "ms",
