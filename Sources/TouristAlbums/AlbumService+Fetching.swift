@@ -128,15 +128,23 @@ extension AlbumService {
             } catch {
                 _ = decodedPhotos.take(photoID)
                 logger.error("Photo \(photoID) of pin \(pinID) could not be saved: \(error.localizedDescription)")
-                if isCurrent(token, pinID) { failedPhotos[pinID, default: []].insert(photoID) }
+                photoFailed(photoID, pinID: pinID, token: token,
+                            problem: (error.localizedDescription, error.localizedDescription))
             }
         case .failure(.cancelled):
             return
         case .failure(let error):
             logger.info("Photo \(photoID) of pin \(pinID) failed: \(error.userMessage)")
-            if isCurrent(token, pinID) { failedPhotos[pinID, default: []].insert(photoID) }
+            photoFailed(photoID, pinID: pinID, token: token,
+                        problem: (error.errorDescription ?? error.userMessage, error.userMessage))
         }
         photoFinished(pinID, token: token, total: total)
+    }
+
+    private func photoFailed(_ photoID: Int64, pinID: Int64, token: UUID, problem: (summary: String, detail: String)) {
+        guard isCurrent(token, pinID) else { return }
+        failedPhotos[pinID, default: []].insert(photoID)
+        photoProblems[pinID] = problem
     }
 
     func contents(_ pinID: Int64) async -> AlbumContents? {

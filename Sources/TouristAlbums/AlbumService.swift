@@ -20,6 +20,8 @@ public final class AlbumService {
 
     private var activities: [Int64: AlbumActivity] = [:]
     var failedPhotos: [Int64: Set<Int64>] = [:]
+    /// Why the pin's latest photo failed: what happened, and that with what to do.
+    var photoProblems: [Int64: (summary: String, detail: String)] = [:]
     private var runs: [Int64: Run] = [:]
     private var observers: [UUID: @MainActor (Int64) -> Void] = [:]
     /// Downloads' decodes waiting for the grid (about five albums' worth).
@@ -58,6 +60,11 @@ public final class AlbumService {
     /// Photos of the album whose download failed (until retried).
     public func failedPhotoIDs(ofPin pinID: Int64) -> Set<Int64> {
         failedPhotos[pinID] ?? []
+    }
+
+    /// Why the album's latest failed photo failed, while any has: a sentence, and the same with what to do.
+    public func photoProblem(ofPin pinID: Int64) -> (summary: String, detail: String)? {
+        failedPhotos[pinID]?.isEmpty == false ? photoProblems[pinID] : nil
     }
 
     /// The photo as its download decoded it for the grid, if that decode is still kept; handed over
@@ -100,6 +107,15 @@ public final class AlbumService {
         start(pinID) { service, token in await service.completeAlbum(pinID, token: token) }
     }
 
+    /// Downloads every photo of the album that failed, again (Try Again, when none could be downloaded).
+    public func retryFailedPhotos(ofPin pinID: Int64) {
+        guard runs[pinID] == nil else { return }
+        failedPhotos.removeValue(forKey: pinID)
+        photoProblems.removeValue(forKey: pinID)
+        notify(pinID)
+        ensureAlbum(ofPin: pinID)
+    }
+
     /// Replaces the album with photos from another page of results, preferring ones not shown before.
     public func newCollection(ofPin pinID: Int64) {
         guard runs[pinID] == nil else { return }
@@ -122,6 +138,7 @@ public final class AlbumService {
             run.pinWatch?.cancel()
         }
         failedPhotos.removeValue(forKey: pinID)
+        photoProblems.removeValue(forKey: pinID)
         setActivity(.idle, pinID)
     }
 

@@ -114,7 +114,11 @@ final class AlbumPage {
         newCollectionButton.connect(.clicked) { [weak self] in self?.newCollection() }
         retryButton.connect(.clicked) { [weak self] in
             guard let self, let pinID = self.pinID else { return }
-            self.albums.ensureAlbum(ofPin: pinID)
+            if self.contents.album == nil {
+                self.albums.ensureAlbum(ofPin: pinID)
+            } else {
+                self.albums.retryFailedPhotos(ofPin: pinID) // none of its photos could be downloaded
+            }
         }
         preferencesButton.connect(.clicked) { [weak self] in self?.onShowPreferences?() }
         grid.onClicked = { [weak self] tile in self?.clicked(tile) }
@@ -203,16 +207,7 @@ final class AlbumPage {
             if case .failed(let trouble) = activity {
                 problem.update(icon: trouble.kind == .temporary ? "network-error-symbolic" : "dialog-warning-symbolic",
                                title: trouble.title, description: trouble.message)
-                let keyProblem = trouble.kind == .missingAPIKey || trouble.kind == .invalidAPIKey
-                // The way out is emphasised: Preferences for a key problem, Try Again otherwise.
-                if keyProblem {
-                    gtk_widget_show(preferencesButton)
-                    gtk_style_context_remove_class(gtk_widget_get_style_context(retryButton), "suggested-action")
-                    Widgets.addStyleClass(preferencesButton, "suggested-action")
-                } else {
-                    gtk_widget_hide(preferencesButton)
-                    Widgets.addStyleClass(retryButton, "suggested-action")
-                }
+                emphasise(retry: trouble.kind != .missingAPIKey && trouble.kind != .invalidAPIKey)
                 page = "problem"
             } else {
                 page = "searching"
@@ -229,6 +224,13 @@ final class AlbumPage {
                                 description: "You removed every photo of this album. New Collection brings others taken nearby.")
                 page = "no-images"
             }
+        } else if !activity.isBusy, failed.count == contents.photos.count,
+                  let problem = albums.photoProblem(ofPin: pinID) {
+            // Not one photo came: the reason (a certificate, the network) is the same for all of them.
+            self.problem.update(icon: "network-error-symbolic", title: "No Photos Could Be Downloaded",
+                                description: problem.detail)
+            emphasise(retry: true)
+            page = "problem"
         } else {
             page = "photos"
         }
@@ -247,6 +249,20 @@ final class AlbumPage {
         gtk_widget_set_tooltip_text(newCollectionButton, complete && !canRefresh
             ? "This place has no other photos" : "Replace these photos with others taken nearby")
         gtk_label_set_text(statusLabel.cast(), statusText(activity: activity, failed: failed.count))
+        // Why the latest photo failed, where the failures are counted.
+        gtk_widget_set_tooltip_text(statusLabel, activity.isBusy ? nil : albums.photoProblem(ofPin: pinID)?.detail)
+    }
+
+    /// The problem page's way out is emphasised: Try Again, or Preferences for a key problem.
+    private func emphasise(retry: Bool) {
+        if retry {
+            gtk_widget_hide(preferencesButton)
+            Widgets.addStyleClass(retryButton, "suggested-action")
+        } else {
+            gtk_widget_show(preferencesButton)
+            gtk_style_context_remove_class(gtk_widget_get_style_context(retryButton), "suggested-action")
+            Widgets.addStyleClass(preferencesButton, "suggested-action")
+        }
     }
 
     /// A New Collection that failed over a shown album is told once, as it fails; rendering again
