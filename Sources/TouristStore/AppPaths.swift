@@ -55,6 +55,11 @@ public struct AppPaths: Sendable, Equatable {
         cacheFolder.appendingPathComponent("large-photos", isDirectory: true)
     }
 
+    /// The album grid's pictures of downloaded photos (made again from the photos when missing).
+    public var thumbnailsFolder: URL {
+        cacheFolder.appendingPathComponent("thumbnails", isDirectory: true)
+    }
+
     /// Map tiles cached by the map widget.
     public var tileCacheFolder: URL {
         cacheFolder.appendingPathComponent("tiles", isDirectory: true)

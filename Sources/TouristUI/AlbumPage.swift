@@ -57,14 +57,14 @@ final class AlbumPage {
     var onPhotoShown: (() -> Void)?
 
     init(store: any AlbumPageStore, albums: AlbumService, largePhotos: LargePhotoCache?,
-         notification: InAppNotification, logger: Logger) {
+         thumbnails: ThumbnailCache? = nil, notification: InAppNotification, logger: Logger) {
         self.store = store
         self.albums = albums
         self.largePhotos = largePhotos
         self.notification = notification
         self.logger = logger
         grid = PhotoGrid(resolvePath: { relativePath in store.photoFileURL(relativePath: relativePath).path },
-                         albums: albums)
+                         albums: albums, thumbnails: thumbnails)
         deletions = PhotoDeletions(store: store, notification: notification)
 
         root = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
@@ -128,7 +128,11 @@ final class AlbumPage {
             guard let self else { return }
             self.menu.popup(for: tile.photo, event: event, over: self.grid.flowBox, tile: tile.child)
         }
-        grid.onShown = { [weak self] decodedAtDownload in self?.photoShown(decodedAtDownload: decodedAtDownload) }
+        grid.onShown = { [weak self] source in self?.photoShown(from: source) }
+        grid.onPainted = { [weak self] in
+            guard let self else { return }
+            self.logger.trace("album \(self.pinID ?? 0): photos painted, \(self.shownPhotoCount) of \(self.contents.photos.count)")
+        }
         menu.onView = { [weak self] photo in self?.view(photo) }
         let albumsObservation = albums.observe { [weak self] pinID in
             guard let self, pinID == self.pinID else { return }
@@ -287,8 +291,7 @@ final class AlbumPage {
         }
     }
 
-    private func photoShown(decodedAtDownload: Bool) {
-        let source = decodedAtDownload ? "decoded at download" : "decoded from its file"
+    private func photoShown(from source: PhotoTile.Source) {
         // Out of the album's photos (the grid may still be filling in during this render).
         logger.trace("album \(pinID ?? 0): photo shown (\(source)), \(shownPhotoCount) of \(contents.photos.count)")
         onPhotoShown?()

@@ -84,7 +84,7 @@ final class MainWindow {
             gtk_box_pack_start(mapBox.cast(), page.root, 1, 1, 0)
             gtk_stack_add_named(stack.cast(), mapBox, "map")
             let album = AlbumPage(store: database, albums: albums, largePhotos: context.largePhotos,
-                                  notification: notification, logger: context.logger)
+                                  thumbnails: context.thumbnails, notification: notification, logger: context.logger)
             album.onShowPreferences = { [weak self] in self?.showPreferences() }
             albumPage = album
             gtk_stack_add_named(stack.cast(), album.root, "album")

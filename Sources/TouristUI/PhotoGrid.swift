@@ -15,6 +15,7 @@ final class PhotoGrid {
     private(set) var tiles: [Int64: PhotoTile] = [:]
     private let resolvePath: (String) -> String
     private let albums: AlbumService
+    private let thumbnails: ThumbnailCache?
     /// After a tile is removed by the keyboard, its place keeps the focus (the next photo).
     private var focusIndexAfterRemoval: Int?
     /// The album was opened: the first photo takes the focus as soon as there is one.
@@ -28,12 +29,16 @@ final class PhotoGrid {
     var onDelete: ((PhotoTile) -> Void)?
     /// A secondary click (with its event) or the Menu key (no event) on a tile.
     var onMenu: ((PhotoTile, UnsafeMutablePointer<GdkEvent>?) -> Void)?
-    /// A tile painted its photo (`true`: the download's decode).
-    var onShown: ((Bool) -> Void)?
+    /// A tile shows its photo (and where its picture came from).
+    var onShown: ((PhotoTile.Source) -> Void)?
+    /// The grid was drawn after photos were shown: they are on the screen (benchmark, tests).
+    var onPainted: (() -> Void)?
+    private var shownSincePaint = false
 
-    init(resolvePath: @escaping (String) -> String, albums: AlbumService) {
+    init(resolvePath: @escaping (String) -> String, albums: AlbumService, thumbnails: ThumbnailCache? = nil) {
         self.resolvePath = resolvePath
         self.albums = albums
+        self.thumbnails = thumbnails
         flowBox = gtk_flow_box_new()
         gtk_flow_box_set_homogeneous(flowBox.cast(), 1)
         gtk_flow_box_set_selection_mode(flowBox.cast(), GTK_SELECTION_NONE)
@@ -52,6 +57,13 @@ final class PhotoGrid {
         flowBox.connect(.childActivated) { [weak self] child in
             guard let self, let tile = self.tile(for: child) else { return }
             self.onClicked?(tile)
+        }
+        flowBox.connect(.draw, after: true) { [weak self] _ in
+            if let self, self.shownSincePaint {
+                self.shownSincePaint = false
+                self.onPainted?()
+            }
+            return false
         }
         flowBox.connect(.buttonPress) { [weak self] event in self?.buttonPressed(event) ?? false }
         // Before the flow box's own key bindings, which would activate (that is, delete) on Enter.
@@ -100,9 +112,12 @@ final class PhotoGrid {
                     g_object_unref(UnsafeMutableRawPointer(tile.child))
                 }
             } else {
-                let tile = PhotoTile(photo: photo, resolvePath: resolvePath,
+                let tile = PhotoTile(photo: photo, resolvePath: resolvePath, thumbnails: thumbnails,
                                      takeDecoded: { [albums] id in albums.takeDecodedPhoto(id) },
-                                     onShown: { [weak self] decodedAtDownload in self?.onShown?(decodedAtDownload) })
+                                     onShown: { [weak self] source in
+                                         self?.shownSincePaint = true
+                                         self?.onShown?(source)
+                                     })
                 tiles[id] = tile
                 gtk_flow_box_insert(flowBox.cast(), tile.child, Int32(index))
                 tile.update(photo, failed: failed.contains(id)) // in the grid first: it may show at once

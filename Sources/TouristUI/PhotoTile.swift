@@ -10,6 +10,24 @@ import TouristStore
 final class PhotoTile {
     nonisolated static let side: Int32 = 150
 
+    /// Where a shown photo's picture came from.
+    enum Source: CustomStringConvertible {
+        /// Its download's own decode (the check that it is an image).
+        case download
+        /// Its grid-sized picture, kept from an earlier decode.
+        case thumbnail
+        /// Its file, decoded (then its picture is kept).
+        case file
+
+        var description: String {
+            switch self {
+            case .download: return "decoded at download"
+            case .thumbnail: return "read from its thumbnail"
+            case .file: return "decoded from its file"
+            }
+        }
+    }
+
     enum State: Equatable {
         case placeholder
         case loading(path: String)
@@ -25,18 +43,20 @@ final class PhotoTile {
     private(set) var photo: Photo
     private(set) var state = State.placeholder
     private var shownDescription: (name: String, tooltip: String)?
-    /// Told when a decoded image has been painted, and whether it was its download's decode
-    /// (`true`) or the file's (benchmark, tests).
-    private let onShown: ((_ decodedAtDownload: Bool) -> Void)?
+    /// Told when a photo has been shown, and where its picture came from (benchmark, tests).
+    private let onShown: ((Source) -> Void)?
+    private let thumbnails: ThumbnailCache?
 
     /// - parameter resolvePath: turns a photo's data-folder-relative path into an absolute one.
+    /// - parameter thumbnails: where grid-sized pictures are kept (nil: always decode the file).
     /// - parameter takeDecoded: the photo as its download decoded it, if that decode is still kept.
     /// Shows nothing until the first `update` (a kept decode is then shown at once).
-    init(photo: Photo, resolvePath: @escaping (String) -> String,
+    init(photo: Photo, resolvePath: @escaping (String) -> String, thumbnails: ThumbnailCache? = nil,
          takeDecoded: @escaping (Int64) -> (any DecodedPhoto)? = { _ in nil },
-         onShown: ((_ decodedAtDownload: Bool) -> Void)? = nil) {
+         onShown: ((Source) -> Void)? = nil) {
         self.photo = photo
         self.resolvePath = resolvePath
+        self.thumbnails = thumbnails
         self.takeDecoded = takeDecoded
         self.onShown = onShown
         child = gtk_flow_box_child_new()
@@ -114,18 +134,26 @@ final class PhotoTile {
         // Decoded once: the download's check decoded it at this size (unless the scale differs).
         if let id = photo.id, let decoded = takeDecoded(id) as? DecodedPixbuf,
            gdk_pixbuf_get_width(decoded.pixbuf) == side {
-            return show(decoded, for: relativePath, decodedAtDownload: true)
+            if let thumbnails {
+                Task.detached(priority: .utility) { thumbnails.save(decoded, relativePath: relativePath, side: side) }
+            }
+            return show(decoded, for: relativePath, source: .download)
         }
         let path = resolvePath(relativePath)
+        let thumbnails = self.thumbnails
         Task { [weak self] in
-            let decoded = await Task.detached(priority: .userInitiated) {
-                ImageDecoding.squareThumbnail(path: path, side: side)
+            // Its kept picture (a few kilobytes at the grid's size), else the photo decoded, and then kept.
+            let (decoded, source) = await Task.detached(priority: .userInitiated) { () -> (DecodedPixbuf?, Source) in
+                if let kept = thumbnails?.load(relativePath: relativePath, side: side) { return (kept, .thumbnail) }
+                let decoded = ImageDecoding.squareThumbnail(path: path, side: side)
+                if let decoded { thumbnails?.save(decoded, relativePath: relativePath, side: side) }
+                return (decoded, .file)
             }.value
-            self?.show(decoded, for: relativePath)
+            self?.show(decoded, for: relativePath, source: source)
         }
     }
 
-    private func show(_ decoded: DecodedPixbuf?, for relativePath: String, decodedAtDownload: Bool = false) {
+    private func show(_ decoded: DecodedPixbuf?, for relativePath: String, source: Source) {
         guard lifetime.isAlive, state == .loading(path: relativePath) else { return } // superseded
         guard let decoded else {
             state = .failed
@@ -140,8 +168,12 @@ final class PhotoTile {
             cairo_surface_destroy(surface)
         }
         state = .shown(path: relativePath)
-        gtk_stack_set_visible_child_name(stack.cast(), "photo")
-        onShown?(decodedAtDownload)
+        // A photo that arrives fades in over its placeholder; one read from disk (an album opened again)
+        // is there within a few frames of the page, and thirty fades would only redraw the page for
+        // 200 ms (every frame blends each tile's two pictures).
+        gtk_stack_set_visible_child_full(stack.cast(), "photo", source == .download ? GTK_STACK_TRANSITION_TYPE_CROSSFADE
+                                                                                 : GTK_STACK_TRANSITION_TYPE_NONE)
+        onShown?(source)
     }
 
     private func describe(failed: Bool) {

@@ -19,6 +19,8 @@ struct AppContext {
     var albums: AlbumService?
     /// The photo viewer's bigger sizes, fetched on demand; nil without a database.
     var largePhotos: LargePhotoCache?
+    /// The album grid's pictures, so an album opens again without decoding its photos.
+    var thumbnails: ThumbnailCache?
     /// Names pins (offline, then online); nil without a database.
     var namer: PinNamer?
     /// The header bar's place search (cities offline, Nominatim on Enter).
@@ -138,8 +140,10 @@ public final class TouristApplication {
     private func sweepOrphanedFilesSoon(_ context: AppContext) {
         guard let database = context.database else { return }
         let logger = self.logger
+        let thumbnails = context.thumbnails
         Timeout.after(milliseconds: 2000) {
             Task.detached(priority: .background) {
+                thumbnails?.trim()
                 do {
                     let removed = try database.removeOrphanedPhotoFiles()
                     if removed > 0 { logger.info("Removed \(removed) photo files no album names") }
@@ -208,6 +212,7 @@ public final class TouristApplication {
                                                   validator: ImageDecoding.largePhotoValidator(
                                                     shorterSide: PhotoViewer.largestShorterSide), logger: logger)
             context.largePhotos = LargePhotoCache(folder: largeFolder, downloader: largeDownloader, logger: logger)
+            context.thumbnails = ThumbnailCache(folder: paths.thumbnailsFolder)
             // One geocoder for names and search: one User-Agent, one limit of a request a second (shared anyway).
             let geocoder = NominatimGeocoder(endpoint: geocoderEndpoint, userAgent: AppInfo.userAgent, logger: logger)
             context.namer = PinNamer(database: database, online: geocoder, logger: logger)
