@@ -50,6 +50,9 @@ final class AlbumPage {
     private var contents = AlbumContents(album: nil, photos: [])
     /// The album activity last shown, so a failure is announced once, when it happens.
     private var shownActivity = AlbumActivity.idle
+    /// The album's rows have arrived since it was opened: until then, and for the page they bring, the
+    /// pages change at once (an album on disk does not fade in from "Looking for Photos…").
+    private var contentsArrived = false
 
     /// Opens the Preferences dialog (the window owns it).
     var onShowPreferences: (() -> Void)?
@@ -159,12 +162,14 @@ final class AlbumPage {
         observation?.cancel()
         grid.removeAll()
         contents = AlbumContents(album: nil, photos: [])
+        contentsArrived = false
         render()
         observation = store.observeAlbum(ofPin: pinID, onError: { [weak self] error in
             self?.logger.error("Could not read the album: \(error.localizedDescription)")
         }, onChange: { [weak self] contents in
             guard let self, self.pinID == pinID else { return }
             self.contents = contents
+            defer { self.contentsArrived = true }
             self.render()
         })
         // Downloads only what is missing: an album on disk opens with no request.
@@ -238,7 +243,8 @@ final class AlbumPage {
         } else {
             page = "photos"
         }
-        gtk_stack_set_visible_child_name(content.cast(), page)
+        gtk_stack_set_visible_child_full(content.cast(), page, contentsArrived ? GTK_STACK_TRANSITION_TYPE_CROSSFADE
+                                                                               : GTK_STACK_TRANSITION_TYPE_NONE)
 
         if case .downloading(let finished, let total) = activity, total > 0 {
             gtk_progress_bar_set_fraction(progress.cast(), Double(finished) / Double(total))
