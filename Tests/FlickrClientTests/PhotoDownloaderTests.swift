@@ -292,6 +292,24 @@ final class PhotoDownloaderTests: XCTestCase {
         XCTAssertEqual(log.images.count, 1)
     }
 
+    func testAPhotoThatMovedIsFetchedFromItsNewPlace() async throws {
+        try await server.inject("image", "redirect", times: 1, ["match": "old-farm", "location": "/images/moved.jpg"])
+
+        let results = await collect(downloader(), [request("old-farm", id: "p")])
+
+        XCTAssertEqual(try Data(contentsOf: try XCTUnwrap(try? results["p"]?.get())), jpeg)
+        let log = try await server.log()
+        XCTAssertEqual(log.images.map(\.path), ["/images/old-farm.jpg", "/images/moved.jpg"])
+    }
+
+    func testARedirectToPlainHTTPElsewhereIsRefused() async throws {
+        try await server.inject("image", "redirect", ["location": "http://farm66.staticflickr.example/a.jpg"])
+
+        let results = await collect(downloader(), [request("p")])
+
+        XCTAssertEqual(error(results["p"]), .insecureEndpoint(host: "farm66.staticflickr.example"))
+    }
+
     func testInsecureImageURLIsRefused() async throws {
         let request = PhotoDownloadRequest(photoID: "x", source: URL(string: "http://example.com/x.jpg")!)
 

@@ -143,6 +143,7 @@ def apply_control(body):
         stall    {"after_bytes": 100}                    (image: headers and a few bytes, then nothing)
         huge     {"length": 60000000}                    (image: announces and streams a body that large)
         html                                             (image: 200 with an HTML page)
+        redirect {"location": "/images/b.jpg", "status": 301}  (image: moved elsewhere)
         duplicate_ids                                    (search: every photo of the page listed twice)
     {"all_usable": true} leaves out the url-less and malformed entries (every photo is usable);
     {"distinct_images": true} serves a different 320x240 JPEG per photo (needs Pillow);
@@ -396,6 +397,7 @@ class Handler(BaseHTTPRequestHandler):
             STATE.active_images += 1
             STATE.max_active_images = max(STATE.max_active_images, STATE.active_images)
             delay = STATE.image_delay
+        counted = True
         try:
             fault = STATE.take_fault("image", path)
             kind = fault and fault.get("kind")
@@ -403,12 +405,19 @@ class Handler(BaseHTTPRequestHandler):
                 delay = float(fault.get("seconds", 1))
             if delay:
                 time.sleep(delay)
+            # No longer waiting: it counts as active only until its answer starts, so a client that sends its
+            # next request the moment this body arrives is never counted twice.
+            with STATE.lock:
+                STATE.active_images -= 1
+            counted = False
             name = os.path.basename(path)
             if kind == "http_status":
                 headers = {"Retry-After": str(fault["retry_after"])} if "retry_after" in fault else None
                 self.send_body(int(fault.get("status", 500)), HTML, "text/html", headers)
             elif kind == "html":
                 self.send_body(200, HTML, "text/html")
+            elif kind == "redirect":
+                self.send_body(int(fault.get("status", 301)), b"", "text/plain", {"Location": fault["location"]})
             elif kind == "truncate":
                 self.send_response(200)
                 self.send_header("Content-Type", "image/jpeg")
@@ -448,8 +457,9 @@ class Handler(BaseHTTPRequestHandler):
             else:
                 self.send_body(200, photo_jpeg(name) if STATE.distinct_images else JPEG, "image/jpeg")
         finally:
-            with STATE.lock:
-                STATE.active_images -= 1
+            if counted:
+                with STATE.lock:
+                    STATE.active_images -= 1
 
 
 def _hold(handler, seconds):
