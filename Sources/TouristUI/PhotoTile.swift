@@ -135,7 +135,9 @@ final class PhotoTile {
         if let id = photo.id, let decoded = takeDecoded(id) as? DecodedPixbuf,
            gdk_pixbuf_get_width(decoded.pixbuf) == side {
             if let thumbnails {
-                Task.detached(priority: .utility) { thumbnails.save(decoded, relativePath: relativePath, side: side) }
+                // A file write: on a dispatch queue, not on Swift's shared executor, whose threads the
+                // album's other downloads are waiting for.
+                DispatchQueue.global(qos: .utility).async { thumbnails.save(decoded, relativePath: relativePath, side: side) }
             }
             return show(decoded, for: relativePath, source: .download)
         }
