@@ -9,10 +9,7 @@ final class PhotoAdoptionTests: XCTestCase {
         let paths = try makeTemporaryPaths()
         let database = try AppDatabase.open(paths: paths)
         let pinId = try XCTUnwrap(database.insertPin(latitude: 1, longitude: 1).id)
-        let photos = try (0..<3).map { index in
-            try database.insertPhoto(Photo(pinId: pinId, flickrId: "f\(index)", remoteURL: "https://x/\(index).jpg",
-                                           position: index))
-        }
+        let photos = try (0..<3).map { try database.insertPhoto(makePhoto(pinId: pinId, flickrId: "f\($0)", position: $0)) }
         try FileManager.default.createDirectory(at: paths.stagingFolder, withIntermediateDirectories: true)
         let staged = (0..<3).map { paths.stagingFolder.appendingPathComponent("staged-\($0).jpg") }
         try Data("jpeg 0".utf8).write(to: staged[0])
