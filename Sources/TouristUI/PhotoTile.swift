@@ -137,7 +137,10 @@ final class PhotoTile {
             if let thumbnails {
                 // A file write: on a dispatch queue, not on Swift's shared executor, whose threads the
                 // album's other downloads are waiting for.
-                DispatchQueue.global(qos: .utility).async { thumbnails.save(decoded, relativePath: relativePath, side: side) }
+                let path = resolvePath(relativePath)
+                DispatchQueue.global(qos: .utility).async {
+                    thumbnails.save(decoded, relativePath: relativePath, side: side, photo: path)
+                }
             }
             return show(decoded, for: relativePath, source: .download)
         }
@@ -146,9 +149,11 @@ final class PhotoTile {
         Task { [weak self] in
             // Its kept picture (a few kilobytes at the grid's size), else the photo decoded, and then kept.
             let (decoded, source) = await Task.detached(priority: .userInitiated) { () -> (DecodedPixbuf?, Source) in
-                if let kept = thumbnails?.load(relativePath: relativePath, side: side) { return (kept, .thumbnail) }
+                if let kept = thumbnails?.load(relativePath: relativePath, side: side, photo: path) {
+                    return (kept, .thumbnail)
+                }
                 let decoded = ImageDecoding.squareThumbnail(path: path, side: side)
-                if let decoded { thumbnails?.save(decoded, relativePath: relativePath, side: side) }
+                if let decoded { thumbnails?.save(decoded, relativePath: relativePath, side: side, photo: path) }
                 return (decoded, .file)
             }.value
             self?.show(decoded, for: relativePath, source: source)

@@ -5,8 +5,9 @@ import GLibSwift
 /// The album grid's pictures (a photo's centre square at the grid's size), kept in the cache folder, so an
 /// album opened again shows its photos without decoding them again: a photo is decoded once, as it arrives
 /// (or the first time its album is opened), and its grid-sized picture, a few kilobytes, is read back after
-/// that. It is a cache: a picture that is missing, unreadable or of another size is made again from the
-/// photo, and beyond `capacity` the oldest go.
+/// that. It is a cache: a picture that is missing, unreadable, of another size or older than its photo's
+/// file (the file was changed or damaged since: its modification time is the picture's) is made again from
+/// the photo, and beyond `capacity` the oldest go.
 ///
 /// Everything here runs off the main thread.
 final class ThumbnailCache: Sendable {
@@ -25,9 +26,13 @@ final class ThumbnailCache: Sendable {
             .appendingPathComponent(relativePath.replacingOccurrences(of: "/", with: "_") + ".thumbnail")
     }
 
-    /// The kept picture, if there is a good one of this size; nil otherwise (then decode the photo).
-    func load(relativePath: String, side: Int32) -> DecodedPixbuf? {
-        guard let data = FileManager.default.contents(atPath: file(for: relativePath, side: side).path),
+    /// The kept picture, if there is a good one of this size for the photo's file at `photo` as it is now;
+    /// nil otherwise (then decode the photo).
+    func load(relativePath: String, side: Int32, photo: String) -> DecodedPixbuf? {
+        let kept = file(for: relativePath, side: side).path
+        guard let stamp = Self.modified(photo), let keptStamp = Self.modified(kept),
+              keptStamp.tv_sec == stamp.tv_sec, keptStamp.tv_nsec == stamp.tv_nsec,
+              let data = FileManager.default.contents(atPath: kept),
               case .success(let decoded) = ImageDecoding.decode(data, shorterSide: side),
               gdk_pixbuf_get_width(decoded.pixbuf) == side, gdk_pixbuf_get_height(decoded.pixbuf) == side else {
             return nil
@@ -35,9 +40,11 @@ final class ThumbnailCache: Sendable {
         return decoded
     }
 
-    /// Keeps `thumbnail` as the picture of `relativePath` (JPEG, or PNG if it has transparency). It is
-    /// written beside its place and renamed there, so a reader never finds half of one.
-    func save(_ thumbnail: DecodedPixbuf, relativePath: String, side: Int32) {
+    /// Keeps `thumbnail` as the picture of `relativePath`, whose file is at `photo` (JPEG, or PNG if it has
+    /// transparency), stamped with the file's modification time. It is written beside its place and renamed
+    /// there, so a reader never finds half of one.
+    func save(_ thumbnail: DecodedPixbuf, relativePath: String, side: Int32, photo: String) {
+        guard let stamp = Self.modified(photo) else { return } // the photo is gone already
         let target = file(for: relativePath, side: side)
         let part = target.appendingPathExtension("\(UUID().uuidString).part") // two tiles may keep the same photo at once
         try? FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -51,12 +58,14 @@ final class ThumbnailCache: Sendable {
             }
         }
         if let error { g_error_free(error) }
-        if saved == 0 || rename(part.path, target.path) != 0 {
+        let times = [stamp, stamp] // access and modification time: the photo's
+        let stamped = saved != 0 && utimensat(AT_FDCWD, part.path, times, 0) == 0
+        if !stamped || rename(part.path, target.path) != 0 {
             unlink(part.path) // a full disk costs the next open a decode, nothing more
         }
     }
 
-    /// Removes the oldest pictures beyond `capacity`, and what an interrupted write left. Grows with the
+    /// Removes the pictures of the oldest photos beyond `capacity`, and what an interrupted write left. Grows with the
     /// cache (bounded by `capacity`): run it in the background.
     func trim() {
         let keys: [URLResourceKey] = [.contentModificationDateKey]
@@ -78,6 +87,13 @@ final class ThumbnailCache: Sendable {
             guard kept.count > capacity else { continue }
             for entry in kept.sorted(by: { $0.date > $1.date }).dropFirst(capacity) { unlink(entry.file.path) }
         }
+    }
+
+    /// A file's modification time, to the nanosecond; nil if it cannot be read.
+    private static func modified(_ path: String) -> timespec? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return status.st_mtim
     }
 
     private static func mutable(_ strings: UnsafeMutablePointer<UnsafePointer<CChar>?>)

@@ -10,44 +10,65 @@ final class ThumbnailCacheTests: XCTestCase {
             .appendingPathComponent("FlickrTestSupport/Server/tiny.jpg").path
     }
 
-    private func makeCache(capacity: Int = 4000) throws -> ThumbnailCache {
+    /// A cache, and a copy of the sample photo standing for the album's file.
+    private func makeCache(capacity: Int = 4000) throws -> (ThumbnailCache, String) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("thumbnails-\(UUID().uuidString)")
         addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
-        return ThumbnailCache(folder: folder, capacity: capacity)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("photo.jpg")
+        try FileManager.default.copyItem(atPath: photo, toPath: file.path)
+        return (ThumbnailCache(folder: folder.appendingPathComponent("cache"), capacity: capacity), file.path)
     }
 
     func testAKeptPictureIsReadBackAtItsSizeAndLooksLikeThePhoto() throws {
-        let cache = try makeCache()
-        let decoded = try XCTUnwrap(ImageDecoding.squareThumbnail(path: photo, side: 24))
-        XCTAssertNil(cache.load(relativePath: "photos/7/1-ab.jpg", side: 24), "nothing kept yet")
+        let (cache, file) = try makeCache()
+        let decoded = try XCTUnwrap(ImageDecoding.squareThumbnail(path: file, side: 24))
+        XCTAssertNil(cache.load(relativePath: "photos/7/1-ab.jpg", side: 24, photo: file), "nothing kept yet")
 
-        cache.save(decoded, relativePath: "photos/7/1-ab.jpg", side: 24)
+        cache.save(decoded, relativePath: "photos/7/1-ab.jpg", side: 24, photo: file)
 
-        let kept = try XCTUnwrap(cache.load(relativePath: "photos/7/1-ab.jpg", side: 24))
+        let kept = try XCTUnwrap(cache.load(relativePath: "photos/7/1-ab.jpg", side: 24, photo: file))
         XCTAssertEqual(gdk_pixbuf_get_width(kept.pixbuf), 24)
         XCTAssertEqual(gdk_pixbuf_get_height(kept.pixbuf), 24)
         XCTAssertLessThan(colourDistance(kept, decoded, x: 12, y: 12), 24, "the same picture (JPEG at quality 90)")
-        XCTAssertNil(cache.load(relativePath: "photos/7/1-ab.jpg", side: 48), "another size is another picture")
-        XCTAssertNil(cache.load(relativePath: "photos/7/2-cd.jpg", side: 24), "another photo")
+        XCTAssertNil(cache.load(relativePath: "photos/7/1-ab.jpg", side: 48, photo: file), "another size is another picture")
+        XCTAssertNil(cache.load(relativePath: "photos/7/2-cd.jpg", side: 24, photo: file), "another photo")
         let files = try FileManager.default.contentsOfDirectory(atPath: cache.folder.appendingPathComponent("24").path)
         XCTAssertEqual(files, ["photos_7_1-ab.jpg.thumbnail"], "no part file is left")
     }
 
     func testADamagedPictureIsNotUsed() throws {
-        let cache = try makeCache()
-        let decoded = try XCTUnwrap(ImageDecoding.squareThumbnail(path: photo, side: 24))
-        cache.save(decoded, relativePath: "photos/7/1-ab.jpg", side: 24)
-        let file = cache.file(for: "photos/7/1-ab.jpg", side: 24)
-        try Data("<html>not a picture</html>".utf8).write(to: file)
+        let (cache, file) = try makeCache()
+        let decoded = try XCTUnwrap(ImageDecoding.squareThumbnail(path: file, side: 24))
+        cache.save(decoded, relativePath: "photos/7/1-ab.jpg", side: 24, photo: file)
+        let kept = cache.file(for: "photos/7/1-ab.jpg", side: 24)
+        var status = stat()
+        stat(kept.path, &status)
+        try Data("<html>not a picture</html>".utf8).write(to: kept)
+        let times = [status.st_mtim, status.st_mtim] // still stamped as the photo's
+        XCTAssertEqual(utimensat(AT_FDCWD, kept.path, times, 0), 0)
 
-        XCTAssertNil(cache.load(relativePath: "photos/7/1-ab.jpg", side: 24), "the photo is decoded instead")
+        XCTAssertNil(cache.load(relativePath: "photos/7/1-ab.jpg", side: 24, photo: file), "the photo is decoded instead")
+    }
+
+    func testAPictureOfAPhotoFileChangedSinceIsNotUsed() throws {
+        let (cache, file) = try makeCache()
+        let decoded = try XCTUnwrap(ImageDecoding.squareThumbnail(path: file, side: 24))
+        cache.save(decoded, relativePath: "photos/7/1-ab.jpg", side: 24, photo: file)
+        XCTAssertNotNil(cache.load(relativePath: "photos/7/1-ab.jpg", side: 24, photo: file))
+
+        try Data("this was a photo".utf8).write(to: URL(fileURLWithPath: file)) // a damaged disk, a stray edit
+
+        XCTAssertNil(cache.load(relativePath: "photos/7/1-ab.jpg", side: 24, photo: file),
+                     "the file is decoded (and found damaged) instead of showing what it was")
+        XCTAssertNil(cache.load(relativePath: "photos/7/1-ab.jpg", side: 24, photo: file + ".gone"), "nor for no file")
     }
 
     func testTrimmingKeepsTheNewestAndClearsInterruptedWrites() throws {
-        let cache = try makeCache(capacity: 2)
-        let decoded = try XCTUnwrap(ImageDecoding.squareThumbnail(path: photo, side: 24))
+        let (cache, file) = try makeCache(capacity: 2)
+        let decoded = try XCTUnwrap(ImageDecoding.squareThumbnail(path: file, side: 24))
         for index in 0..<4 {
-            cache.save(decoded, relativePath: "photos/1/\(index).jpg", side: 24)
+            cache.save(decoded, relativePath: "photos/1/\(index).jpg", side: 24, photo: file)
             let file = cache.file(for: "photos/1/\(index).jpg", side: 24)
             try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: Double(index - 10))],
                                                   ofItemAtPath: file.path)
