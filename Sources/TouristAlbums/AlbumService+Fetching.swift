@@ -128,20 +128,18 @@ extension AlbumService {
             } catch {
                 _ = decodedPhotos.take(photoID)
                 logger.error("Photo \(photoID) of pin \(pinID) could not be saved: \(error.localizedDescription)")
-                photoFailed(photoID, pinID: pinID, token: token,
-                            problem: (error.localizedDescription, error.localizedDescription))
+                photoFailed(photoID, pinID: pinID, token: token, problem: error.localizedDescription)
             }
         case .failure(.cancelled):
             return
         case .failure(let error):
             logger.info("Photo \(photoID) of pin \(pinID) failed: \(error.userMessage)")
-            photoFailed(photoID, pinID: pinID, token: token,
-                        problem: (error.errorDescription ?? error.userMessage, error.userMessage))
+            photoFailed(photoID, pinID: pinID, token: token, problem: error.userMessage)
         }
         photoFinished(pinID, token: token, total: total)
     }
 
-    private func photoFailed(_ photoID: Int64, pinID: Int64, token: UUID, problem: (summary: String, detail: String)) {
+    private func photoFailed(_ photoID: Int64, pinID: Int64, token: UUID, problem: String) {
         guard isCurrent(token, pinID) else { return }
         failedPhotos[pinID, default: []].insert(photoID)
         photoProblems[pinID] = problem

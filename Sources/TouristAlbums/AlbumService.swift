@@ -20,8 +20,8 @@ public final class AlbumService {
 
     private var activities: [Int64: AlbumActivity] = [:]
     var failedPhotos: [Int64: Set<Int64>] = [:]
-    /// Why the pin's latest photo failed: what happened, and that with what to do.
-    var photoProblems: [Int64: (summary: String, detail: String)] = [:]
+    /// Why the pin's latest photo failed: what happened, and what to do.
+    var photoProblems: [Int64: String] = [:]
     private var runs: [Int64: Run] = [:]
     private var observers: [UUID: @MainActor (Int64) -> Void] = [:]
     /// Downloads' decodes waiting for the grid (about five albums' worth).
@@ -62,8 +62,8 @@ public final class AlbumService {
         failedPhotos[pinID] ?? []
     }
 
-    /// Why the album's latest failed photo failed, while any has: a sentence, and the same with what to do.
-    public func photoProblem(ofPin pinID: Int64) -> (summary: String, detail: String)? {
+    /// Why the album's latest failed photo failed, while any has: what happened, and what to do.
+    public func photoProblem(ofPin pinID: Int64) -> String? {
         failedPhotos[pinID]?.isEmpty == false ? photoProblems[pinID] : nil
     }
 

@@ -237,7 +237,7 @@ final class AlbumPage {
                   let problem = albums.photoProblem(ofPin: pinID) {
             // Not one photo came: the reason (a certificate, the network) is the same for all of them.
             self.problem.update(icon: "network-error-symbolic", title: "No Photos Could Be Downloaded",
-                                description: problem.detail)
+                                description: problem)
             emphasise(retry: true)
             page = "problem"
         } else {
@@ -260,7 +260,7 @@ final class AlbumPage {
             ? "This place has no other photos" : "Replace these photos with others taken nearby")
         gtk_label_set_text(statusLabel.cast(), statusText(activity: activity, failed: failed.count))
         // Why the latest photo failed, where the failures are counted.
-        gtk_widget_set_tooltip_text(statusLabel, activity.isBusy ? nil : albums.photoProblem(ofPin: pinID)?.detail)
+        gtk_widget_set_tooltip_text(statusLabel, activity.isBusy ? nil : albums.photoProblem(ofPin: pinID))
     }
 
     /// The problem page's way out is emphasised: Try Again, or Preferences for a key problem.
