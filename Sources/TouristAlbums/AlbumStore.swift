@@ -9,7 +9,6 @@ public protocol AlbumStore: Sendable {
     func replaceAlbum(_ album: Album, photos: [Photo], searchedAt: (latitude: Double, longitude: Double)?) throws -> [Photo]
     func seenFlickrIds(ofPin pinId: Int64) throws -> Set<String>
     func setPhotoFile(id: Int64, relativePath: String?) throws
-    func adoptPhotoFile(id: Int64, stagedFile: URL, fileExtension: String) throws -> String
     func adoptPhotoFiles(_ files: [StagedPhotoFile]) throws -> [Result<String, StoreError>]
     @MainActor
     func observePin(id: Int64, onError: @escaping @MainActor (Error) -> Void,
