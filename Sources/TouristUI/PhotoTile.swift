@@ -132,19 +132,18 @@ final class PhotoTile {
     private func load(_ relativePath: String) {
         let side = Self.side * gtk_widget_get_scale_factor(child)
         // Decoded once: the download's check decoded it at this size (unless the scale differs).
+        let path = resolvePath(relativePath)
         if let id = photo.id, let decoded = takeDecoded(id) as? DecodedPixbuf,
            gdk_pixbuf_get_width(decoded.pixbuf) == side {
             if let thumbnails {
                 // A file write: on a dispatch queue, not on Swift's shared executor, whose threads the
                 // album's other downloads are waiting for.
-                let path = resolvePath(relativePath)
                 DispatchQueue.global(qos: .utility).async {
                     thumbnails.save(decoded, relativePath: relativePath, side: side, photo: path)
                 }
             }
             return show(decoded, for: relativePath, source: .download)
         }
-        let path = resolvePath(relativePath)
         let thumbnails = self.thumbnails
         Task { [weak self] in
             // Its kept picture (a few kilobytes at the grid's size), else the photo decoded, and then kept.
