@@ -56,28 +56,23 @@ def longest_stall(app: App, start: float, end: float) -> float:
     return max(stalls, default=0.0)
 
 
-def curl_floor(flickr: FlickrServer, search_query: dict, image_paths: list[str]) -> float:
-    """Milliseconds for curl to make the app's search, then fetch the app's images 6 at a time."""
+def curl_floor(flickr: FlickrServer, search_query: dict, image_urls: list[str], how: list[str]) -> float:
+    """Milliseconds for curl to make the app's search, then fetch the app's images `how` says:
+    `HTTP1_SIX` (6 connections at a time) or `http2_one_connection(cdn, count)`."""
     search_url = f"{flickr.rest_url}?{urlencode(search_query)}"
-    image_urls = [f"{flickr.base_url}{path}" for path in image_paths]
     started = time.monotonic()
     subprocess.run(["curl", "-sf", "-o", "/dev/null", search_url], check=True)
-    subprocess.run(["curl", "-sf", "--no-progress-meter", "--parallel", "--parallel-immediate", "--parallel-max", "6",
+    subprocess.run(["curl", "-sf", "--no-progress-meter", *how,
                     *[item for url in image_urls for item in ("-o", "/dev/null", url)]], check=True)
     return (time.monotonic() - started) * 1000
 
 
-def curl_http2_floor(flickr: FlickrServer, cdn: PhotoCDN, search_query: dict, image_paths: list[str]) -> float:
-    """Milliseconds for curl to make the app's search, then fetch the app's images from the CDN over one
-    HTTP/2 connection (curl waits for the connection and multiplexes every request on it)."""
-    search_url = f"{flickr.rest_url}?{urlencode(search_query)}"
-    image_urls = [f"{cdn.base_url}{path}" for path in image_paths]
-    started = time.monotonic()
-    subprocess.run(["curl", "-sf", "-o", "/dev/null", search_url], check=True)
-    subprocess.run(["curl", "-sf", "--no-progress-meter", "--http2", "--cacert", str(cdn.ca_file), "--parallel",
-                    "--parallel-max", str(len(image_urls)),
-                    *[item for url in image_urls for item in ("-o", "/dev/null", url)]], check=True)
-    return (time.monotonic() - started) * 1000
+HTTP1_SIX = ["--parallel", "--parallel-immediate", "--parallel-max", "6"]
+
+
+def http2_one_connection(cdn: PhotoCDN, count: int) -> list[str]:
+    """curl waits for its connection and multiplexes every request on it."""
+    return ["--http2", "--cacert", str(cdn.ca_file), "--parallel", "--parallel-max", str(count)]
 
 
 def http2_round(display: str, tiles: TileServer, user: UserInput) -> tuple[float, float, float, float, int]:
@@ -107,7 +102,9 @@ def http2_round(display: str, tiles: TileServer, user: UserInput) -> tuple[float
             connections |= {request.connection for request in served}
             images = [request.path for request in served]
             search = flickr.requests("search")[-1]["query"]
-            figures += [(done - dropped) * 1000, curl_http2_floor(flickr, cdn, search, images)]
+            floor = curl_floor(flickr, search, [f"{cdn.base_url}{path}" for path in images],
+                               http2_one_connection(cdn, len(images)))
+            figures += [(done - dropped) * 1000, floor]
         return (*figures, len(connections))
     finally:
         app.stop()
@@ -142,7 +139,7 @@ def one_round(display: str, tiles: TileServer, user: UserInput) -> tuple[float, 
         decoded_twice = decodes_from_file(app, dropped, painted)
         search = flickr.requests("search")[-1]["query"]
         images = [entry["path"] for entry in flickr.requests("image")]
-        floor_ms = curl_floor(flickr, search, images)
+        floor_ms = curl_floor(flickr, search, [f"{flickr.base_url}{path}" for path in images], HTTP1_SIX)
         app.stop()
 
         requests_before = len(flickr.requests())
