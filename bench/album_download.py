@@ -79,8 +79,7 @@ def http2_round(display: str, tiles: TileServer, user: UserInput) -> tuple[float
     """Two albums downloaded from the CDN over HTTP/2, each timed from the drop to its last photo done
     (downloaded, checked, stored: over HTTP/2 that is before a user can release the button and open it),
     each beside curl's floor for the same images; and how many connections the app's image requests came on.
-    The first album's first six requests go before the app knows the server speaks HTTP/2; the second
-    album goes at once, on the open connection."""
+    The first album opens the connection (TLS) while its requests wait; the second goes on the open one."""
     home = temporary_home()
     flickr = FlickrServer()
     cdn = PhotoCDN(flickr.port, home / "cdn")
@@ -211,9 +210,9 @@ def main() -> None:
            note=f"{count[0]} photos, {DELAY * 1000:.0f} ms per request, median of {len(rounds)}; "
                 f"photos decoded a second time from their file: {max(twice)}")
     first, first_floor, second, second_floor, connections = (list(column) for column in zip(*http2))
-    for name, fill2, floor2, what in (("first", first, first_floor, "the first album of the session: its first six "
-                                       "requests go before the app knows the server speaks HTTP/2"),
-                                      ("second", second, second_floor, "the next album: all 30 at once")):
+    for name, fill2, floor2, what in (("first", first, first_floor, "the first album of the session: all 30 at "
+                                       "once, once the new connection is up"),
+                                      ("second", second, second_floor, "the next album: all 30 at once, on the open connection")):
         record(f"album.http2.{name}_album_drop_to_last_photo_done", statistics.median(fill2), "ms",
                floor=statistics.median(floor2),
                floor_name="curl --http2: the same search + the same images over one new connection", goal_ratio=1.10,

@@ -31,11 +31,12 @@ public struct FlickrConfiguration: Sendable, Equatable {
     public var stallTimeout: TimeInterval
     /// Largest photo body accepted, in bytes; a larger one is refused before it is read whole.
     public var maxPhotoBytes: Int
-    /// Images downloaded at once, across all pins (each on a connection of its own over HTTP/1.1).
+    /// Images downloaded at once from an HTTP/1.1 server, across all pins: its connections (the other
+    /// requests wait for one, and their clocks have not started).
     public var maxConcurrentDownloads: Int
-    /// Images downloaded at once once the photo server has answered over HTTP/2: one connection carries
-    /// them all, so a whole album can be asked for at once.
-    public var maxConcurrentDownloadsOverHTTP2: Int
+    /// Image requests asked for at once, across all pins. Over HTTP/2 one connection carries them all, so
+    /// a whole album goes at once; over HTTP/1.1 they wait for `maxConcurrentDownloads` connections.
+    public var maxRequestsInFlight: Int
     /// The certificate authorities photo downloads trust (a PEM file), or nil for the system's.
     public var trustRoots: String?
     /// Extra attempts after the first for transient download failures (time-out, connection lost, 5xx, 429).
@@ -55,7 +56,7 @@ public struct FlickrConfiguration: Sendable, Equatable {
                 stallTimeout: TimeInterval = 10,
                 maxPhotoBytes: Int = 20 << 20,
                 maxConcurrentDownloads: Int = 6,
-                maxConcurrentDownloadsOverHTTP2: Int = 30,
+                maxRequestsInFlight: Int = 30,
                 trustRoots: String? = nil,
                 retryCount: Int = 3,
                 retryBaseDelay: TimeInterval = 0.5,
@@ -70,7 +71,7 @@ public struct FlickrConfiguration: Sendable, Equatable {
         self.stallTimeout = stallTimeout
         self.maxPhotoBytes = maxPhotoBytes
         self.maxConcurrentDownloads = maxConcurrentDownloads
-        self.maxConcurrentDownloadsOverHTTP2 = maxConcurrentDownloadsOverHTTP2
+        self.maxRequestsInFlight = maxRequestsInFlight
         self.trustRoots = trustRoots
         self.retryCount = retryCount
         self.retryBaseDelay = retryBaseDelay

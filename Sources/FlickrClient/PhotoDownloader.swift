@@ -78,7 +78,7 @@ public final class PhotoDownloader: PhotoDownloading {
         self.stagingFolder = stagingFolder
         self.validator = validator
         self.logger = logger
-        slots = DownloadSlots(limit: max(1, configuration.maxConcurrentDownloads))
+        slots = DownloadSlots(limit: max(1, configuration.maxRequestsInFlight))
         transfers = PhotoTransfers(trustRoots: configuration.trustRoots,
                                    connectionsPerHost: configuration.maxConcurrentDownloads)
     }
@@ -103,25 +103,21 @@ public final class PhotoDownloader: PhotoDownloading {
 
     // MARK: - One photo
 
-    /// All attempts for one request, within its deadline; a slot is held only while on the wire.
+    /// All attempts for one request, within its deadline (which starts when the first goes on the wire).
     private func fetch(_ request: PhotoDownloadRequest) async -> Result<StagedPhoto, FlickrError> {
         var retries = 0
         var stalls = 0
-        var deadline: UInt64?
+        let clock = PhotoClock(timeout: configuration.downloadTimeout)
         while true {
             do {
                 try await slots.acquire()
             } catch {
                 return .failure(.cancelled)
             }
-            // The clock starts with the first attempt on the wire, not while queued behind others.
-            let photoDeadline = deadline ?? DispatchTime.now().uptimeNanoseconds
-                + UInt64(max(0, configuration.downloadTimeout) * 1e9)
-            deadline = photoDeadline
-            let (transferred, retryAfter) = await transfer(request, deadline: photoDeadline)
+            let (transferred, retryAfter) = await transfer(request, clock: clock)
             await slots.release()
             // The checks (a decode) and the staged file's write happen off the wire: the slot has
-            // already gone to the next photo, as a browser's connection would.
+            // already gone to the next photo.
             let result: Result<StagedPhoto, FlickrError>
             switch transferred {
             case .success where Task.isCancelled: result = .failure(.cancelled)
@@ -131,7 +127,7 @@ public final class PhotoDownloader: PhotoDownloading {
 
             guard case .failure(let error) = result else { return result }
             if error == .stalled { stalls += 1 }
-            let timeLeft = Double(Int64(photoDeadline) - Int64(DispatchTime.now().uptimeNanoseconds)) / 1e9
+            let timeLeft = clock.timeLeft
             // A server that stalls once will likely stall again: one more try, not three.
             guard error.isTransient, retries < configuration.retryCount, stalls <= 1, timeLeft > 0.1,
                   !Task.isCancelled else {
@@ -166,7 +162,7 @@ public final class PhotoDownloader: PhotoDownloading {
 
     /// One request on the wire: the body, once it is whole.
     private func transfer(_ request: PhotoDownloadRequest,
-                          deadline: UInt64) async -> (Result<Data, FlickrError>, retryAfter: TimeInterval?) {
+                          clock: PhotoClock) async -> (Result<Data, FlickrError>, retryAfter: TimeInterval?) {
         let host = request.source.host ?? "the photo server"
         do {
             try TransportSecurity.check(request.source)
@@ -179,8 +175,7 @@ public final class PhotoDownloader: PhotoDownloading {
             "photo": "\(request.photoID)", "url": "\(Redaction.redactedDescription(of: request.source))",
         ])
 
-        let limits = TransferLimits(stallTimeout: configuration.stallTimeout, deadline: deadline,
-                                    maxBytes: configuration.maxPhotoBytes)
+        let limits = TransferLimits(stallTimeout: configuration.stallTimeout, maxBytes: configuration.maxPhotoBytes)
         var source = request.source
         var redirects = 0
         while true {
@@ -188,11 +183,10 @@ public final class PhotoDownloader: PhotoDownloading {
             do {
                 response = try await transfers.fetch(source, headers: [("Accept", "image/*"),
                                                                        ("User-Agent", configuration.userAgent)],
-                                                     limits: limits)
+                                                     limits: limits, clock: clock)
             } catch {
                 return (.failure(FlickrError.from(clientError: error, host: source.host ?? host)), nil)
             }
-            if response.overHTTP2 { await slots.widen(to: configuration.maxConcurrentDownloadsOverHTTP2) }
             // Followed here, a few times at most (then the 3xx is the failure), and never from https to plain http.
             if [301, 302, 303, 307, 308].contains(response.status), redirects < Self.maxRedirects,
                let location = response.header("Location"),
@@ -274,12 +268,10 @@ public final class PhotoDownloader: PhotoDownloading {
 /// A counting semaphore for download slots; waiting is FIFO and cancellable.
 actor DownloadSlots {
     private var available: Int
-    private var limit: Int
     private var waiters: [(id: UUID, continuation: CheckedContinuation<Void, any Error>)] = []
 
     init(limit: Int) {
         available = limit
-        self.limit = limit
     }
 
     func acquire() async throws {
@@ -299,17 +291,6 @@ actor DownloadSlots {
             }
         } onCancel: {
             Task { await self.cancelWaiter(id) }
-        }
-    }
-
-    /// Allows up to `limit` at once from now on (never fewer than before); waiters go at once.
-    func widen(to limit: Int) {
-        guard limit > self.limit else { return }
-        available += limit - self.limit
-        self.limit = limit
-        while available > 0, !waiters.isEmpty {
-            available -= 1
-            waiters.removeFirst().continuation.resume()
         }
     }
 

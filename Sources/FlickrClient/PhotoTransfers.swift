@@ -5,13 +5,40 @@ import NIOHTTP1
 import NIOPosix
 import NIOSSL
 
-/// Limits on one photo request: how long it may go without a byte, when it must be done, how
-/// large its body may be.
+/// Limits on one photo request: how long it may go without a byte, how long it may take on the wire,
+/// how large its body may be. Waiting for a connection counts against none of them.
 struct TransferLimits: Sendable {
     var stallTimeout: TimeInterval
-    /// Absolute deadline (`DispatchTime` nanoseconds).
-    var deadline: UInt64
     var maxBytes: Int
+}
+
+/// One photo's deadline: it starts when its first attempt goes on the wire (not while it waits behind
+/// other photos for a connection) and bounds every attempt after it.
+final class PhotoClock: @unchecked Sendable {
+    // @unchecked: `started` is guarded by `lock`.
+    private let lock = NSLock()
+    private var started: UInt64?
+    let timeout: TimeInterval
+
+    init(timeout: TimeInterval) {
+        self.timeout = timeout
+    }
+
+    /// Starts the clock, if no attempt has yet.
+    func start() {
+        lock.withLock { started = started ?? DispatchTime.now().uptimeNanoseconds }
+    }
+
+    /// `DispatchTime` nanoseconds, or nil before the first attempt went on the wire.
+    var deadline: UInt64? {
+        lock.withLock { started.map { $0 + UInt64(max(0, timeout) * 1e9) } }
+    }
+
+    /// Seconds left (all of them before the first attempt).
+    var timeLeft: TimeInterval {
+        guard let deadline else { return timeout }
+        return Double(Int64(deadline) - Int64(DispatchTime.now().uptimeNanoseconds)) / 1e9
+    }
 }
 
 /// What one photo request came back with.
@@ -29,8 +56,10 @@ struct TransferResponse: Sendable {
 
 /// Photo requests through AsyncHTTPClient (SwiftNIO): HTTP/2 where the server offers it (a CDN does),
 /// so an album's photos share one multiplexed connection, and HTTP/1.1 keep-alive connections otherwise.
-/// A stalled server, a missed deadline or an oversized body is noticed while it happens, before a body
-/// is read whole.
+/// Every photo is asked for at once: the client's pool sends them all over one HTTP/2 connection, or
+/// queues them for `connectionsPerHost` HTTP/1.1 connections, so the first album needs no round trip
+/// to learn which the server speaks. A stalled server, a missed deadline or an oversized body is
+/// noticed while it happens, before a body is read whole.
 ///
 /// Not URLSession: on Linux it drives libcurl through dispatch sources and spent ~270 ms of CPU on 30
 /// small photos from a local server where this spends ~25 ms; on a 2-core machine that CPU came out of
@@ -54,7 +83,10 @@ final class PhotoTransfers: Sendable {
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(1, connectionsPerHost)
         configuration.httpVersion = .automatic
-        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        // One event loop: the pool keeps one HTTP/2 connection per server and loop, and closes the
+        // connections it had started before it knew the server speaks HTTP/2.
+        client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton.next(),
+                            configuration: configuration)
     }
 
     /// Closes the connections. Not waited for: requests still running end with an error.
@@ -64,66 +96,96 @@ final class PhotoTransfers: Sendable {
     }
 
     /// The response to a GET of `url`, its body whole, or the reason there is none: `FlickrError.stalled`,
-    /// `.timedOut` (deadline), `.photoTooLarge`, `CancellationError`, or the transport's error.
-    func fetch(_ url: URL, headers: [(String, String)], limits: TransferLimits) async throws -> TransferResponse {
-        let progress = TransferProgress()
-        return try await withThrowingTaskGroup(of: TransferResponse?.self) { group in
-            group.addTask { try await self.transfer(url, headers: headers, limits: limits, progress: progress) }
-            group.addTask {
-                try await progress.watch(limits)
-                return nil
-            }
-            defer { group.cancelAll() }
-            while let outcome = try await group.next() {
-                if let response = outcome { return response }
-            }
-            throw CancellationError()
+    /// `.timedOut` (the photo's deadline), `.photoTooLarge`, `HTTPClientError.cancelled`, or the transport's
+    /// error. The stall time-out and `clock` start when the request goes on the wire.
+    func fetch(_ url: URL, headers: [(String, String)], limits: TransferLimits,
+               clock: PhotoClock) async throws -> TransferResponse {
+        let request = try HTTPClient.Request(url: url, method: .GET, headers: NIOHTTP1.HTTPHeaders(headers))
+        let receiver = PhotoResponse(maxBytes: limits.maxBytes, clock: clock)
+        let task = client.execute(request: request, delegate: receiver, eventLoop: .indifferent)
+        let watchdog = Task {
+            if let problem = await receiver.watch(stallTimeout: limits.stallTimeout) { task.fail(reason: problem) }
         }
-    }
-
-    private func transfer(_ url: URL, headers: [(String, String)], limits: TransferLimits,
-                          progress: TransferProgress) async throws -> TransferResponse {
-        var request = HTTPClientRequest(url: url.absoluteString)
-        request.method = .GET
-        for (name, value) in headers { request.headers.add(name: name, value: value) }
-        let response = try await client.execute(request, deadline: .uptimeNanoseconds(limits.deadline))
-        progress.touch()
-        if let announced = response.headers.first(name: "Content-Length").flatMap(Int.init), announced > limits.maxBytes {
-            throw FlickrError.photoTooLarge(limit: limits.maxBytes)
+        defer { watchdog.cancel() }
+        return try await withTaskCancellationHandler {
+            try await task.get()
+        } onCancel: {
+            task.cancel()
         }
-        var body = ByteBuffer()
-        for try await chunk in response.body {
-            progress.touch()
-            guard body.readableBytes + chunk.readableBytes <= limits.maxBytes else {
-                throw FlickrError.photoTooLarge(limit: limits.maxBytes)
-            }
-            var chunk = chunk
-            body.writeBuffer(&chunk)
-        }
-        return TransferResponse(status: Int(response.status.code), headers: response.headers,
-                                body: Data(body.readableBytesView), overHTTP2: response.version.major == 2)
     }
 }
 
-/// When a request last made progress, watched against its stall time-out and deadline.
-private final class TransferProgress: @unchecked Sendable {
-    // @unchecked: `last` is guarded by `lock`.
+/// One response as it arrives, and when it last made progress. AsyncHTTPClient calls the delegate
+/// methods one at a time, on the request's event loop; the watchdog reads the progress under `lock`.
+private final class PhotoResponse: HTTPClientResponseDelegate, @unchecked Sendable {
+    typealias Response = TransferResponse
+    // @unchecked: `head` and `body` are touched only from the request's event loop, one call at a time;
+    // `onTheWire` and `last` are guarded by `lock`.
+    private let maxBytes: Int
+    private let clock: PhotoClock
+    private var head: HTTPResponseHead?
+    private var body = ByteBuffer()
     private let lock = NSLock()
+    private var onTheWire = false
     private var last = DispatchTime.now().uptimeNanoseconds
 
-    func touch() {
+    init(maxBytes: Int, clock: PhotoClock) {
+        self.maxBytes = maxBytes
+        self.clock = clock
+    }
+
+    private func touch() {
         lock.withLock { last = DispatchTime.now().uptimeNanoseconds }
     }
 
-    /// Returns only by throwing: `.timedOut`, `.stalled`, or the cancellation that ended the request.
-    func watch(_ limits: TransferLimits) async throws {
+    func didSendRequestHead(task: HTTPClient.Task<Response>, _ head: HTTPRequestHead) {
+        clock.start()
+        lock.withLock {
+            onTheWire = true
+            last = DispatchTime.now().uptimeNanoseconds
+        }
+    }
+
+    func didReceiveHead(task: HTTPClient.Task<Response>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        touch()
+        if let announced = head.headers.first(name: "Content-Length").flatMap(Int.init), announced > maxBytes {
+            return task.eventLoop.makeFailedFuture(FlickrError.photoTooLarge(limit: maxBytes))
+        }
+        self.head = head
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didReceiveBodyPart(task: HTTPClient.Task<Response>, _ part: ByteBuffer) -> EventLoopFuture<Void> {
+        touch()
+        guard body.readableBytes + part.readableBytes <= maxBytes else {
+            return task.eventLoop.makeFailedFuture(FlickrError.photoTooLarge(limit: maxBytes))
+        }
+        var part = part
+        body.writeBuffer(&part)
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didFinishRequest(task: HTTPClient.Task<Response>) throws -> Response {
+        guard let head else { throw FlickrError.connectionLost }
+        return TransferResponse(status: Int(head.status.code), headers: head.headers,
+                                body: Data(body.readableBytesView), overHTTP2: head.version.major == 2)
+    }
+
+    /// Waits until the request is stalled or past its photo's deadline, and says which; nil once cancelled
+    /// (the request ended). While it waits for a connection, neither clock runs.
+    func watch(stallTimeout: TimeInterval) async -> FlickrError? {
         while true {
             // A quarter of a second is fine enough for 10-second stalls and 20-second deadlines.
-            try await Task.sleep(nanoseconds: 250_000_000)
+            do {
+                try await Task.sleep(nanoseconds: 250_000_000)
+            } catch {
+                return nil
+            }
+            let (sent, since) = lock.withLock { (onTheWire, last) }
+            guard sent else { continue }
             let now = DispatchTime.now().uptimeNanoseconds
-            let idle = Double(now &- lock.withLock { last }) / 1e9
-            if now >= limits.deadline { throw FlickrError.timedOut }
-            if idle >= limits.stallTimeout { throw FlickrError.stalled }
+            if let deadline = clock.deadline, now >= deadline { return .timedOut }
+            if Double(now &- since) / 1e9 >= stallTimeout { return .stalled }
         }
     }
 }

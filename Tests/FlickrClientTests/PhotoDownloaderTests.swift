@@ -260,6 +260,26 @@ final class PhotoDownloaderTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(started), 2.5, "the deadline holds across retries")
     }
 
+    func testAPhotoWaitingForAConnectionIsNeitherStalledNorLate() async throws {
+        // One connection, 0.3 s a photo: the sixth waits 1.5 s for it, past both limits, but each photo
+        // takes 0.3 s on the wire, and only the wire counts.
+        try await server.configure(["image_delay": 0.3])
+        let adjust: (inout FlickrConfiguration) -> Void = {
+            $0.maxConcurrentDownloads = 1
+            $0.stallTimeout = 0.8
+            $0.downloadTimeout = 1.2
+            $0.retryCount = 0
+        }
+
+        let results = await collect(downloader(adjust), (0..<6).map { request("queued\($0)") })
+
+        XCTAssertEqual(results.values.filter { (try? $0.get()) != nil }.count, 6,
+                       "\(results.values.compactMap { error($0) })")
+        let log = try await server.log()
+        XCTAssertEqual(log.images.count, 6, "each photo was asked for once")
+        XCTAssertEqual(log.max_concurrent_images, 1)
+    }
+
     // MARK: - Retries
 
     func testTooManyRequestsIsRetriedUntilItSucceeds() async throws {

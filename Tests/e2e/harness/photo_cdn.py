@@ -23,6 +23,7 @@ class CDNRequest:
     protocol: str  # "HTTP/2.0" or "HTTP/1.1"
     status: int
     path: str
+    started: float  # when nginx read its first byte (seconds since the epoch, to the millisecond)
 
 
 def _free_port() -> int:
@@ -53,7 +54,7 @@ pid {self.folder}/nginx.pid;
 error_log {self.folder}/error.log warn;
 events {{ worker_connections 256; }}
 http {{
-    log_format cdn '$connection $server_protocol $status $request_uri';
+    log_format cdn '$connection $server_protocol $status $msec $request_time $request_uri';
     access_log {self.folder}/access.log cdn;
     client_body_temp_path {self.folder}/tmp; proxy_temp_path {self.folder}/tmp;
     fastcgi_temp_path {self.folder}/tmp; uwsgi_temp_path {self.folder}/tmp; scgi_temp_path {self.folder}/tmp;
@@ -114,8 +115,8 @@ http {{
             return []
         entries = []
         for line in log.read_text().splitlines():
-            connection, protocol, status, path = line.split(" ", 3)
-            entries.append(CDNRequest(int(connection), protocol, int(status), path))
+            connection, protocol, status, ended, duration, path = line.split(" ", 5)
+            entries.append(CDNRequest(int(connection), protocol, int(status), path, float(ended) - float(duration)))
         return entries
 
     def stop(self) -> None:
