@@ -39,6 +39,9 @@ public struct FlickrConfiguration: Sendable, Equatable {
     public var maxRequestsInFlight: Int
     /// The certificate authorities photo downloads trust (a PEM file), or nil for the system's.
     public var trustRoots: String?
+    /// The proxies photo downloads go through (`https_proxy`, `http_proxy`, `no_proxy`…); the search's
+    /// libcurl reads the same variables itself.
+    public var proxies: ProxySettings = .none
     /// Extra attempts after the first for transient download failures (time-out, connection lost, 5xx, 429).
     public var retryCount: Int
     /// First back-off delay in seconds; doubled each retry, with jitter, capped at `maxRetryDelay`.
@@ -80,7 +83,8 @@ public struct FlickrConfiguration: Sendable, Equatable {
     }
 
     /// The default configuration with the endpoint taken from `VIRTUAL_TOURIST_FLICKR_URL` when set, and
-    /// the trust roots from `SSL_CERT_FILE`. Throws `.invalidEndpoint` / `.insecureEndpoint` for an unusable address.
+    /// the trust roots from `SSL_CERT_FILE`, the proxies from `https_proxy` and its kin. Throws
+    /// `.invalidEndpoint` / `.insecureEndpoint` for an unusable address.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment,
                                        appVersion: String) throws(FlickrError) -> FlickrConfiguration {
         var configuration = FlickrConfiguration(appVersion: appVersion)
@@ -93,6 +97,7 @@ public struct FlickrConfiguration: Sendable, Equatable {
         if let trustRoots = environment[trustRootsEnvironmentVariable], !trustRoots.isEmpty {
             configuration.trustRoots = trustRoots
         }
+        configuration.proxies = ProxySettings.fromEnvironment(environment)
         return configuration
     }
 

@@ -31,6 +31,8 @@ public enum FlickrError: Error, LocalizedError, Equatable, Hashable, Sendable {
     case insecureEndpoint(host: String)
     /// TLS could not be set up with `host` (certificate, clock, captive portal).
     case secureConnectionFailed(host: String)
+    /// The proxy (`host:port`) could not be reached, refused the connection or asked for a password.
+    case proxyFailed(proxy: String)
     /// An address that is not an http(s) URL at all.
     case invalidEndpoint(String)
     /// A search the client refuses to send (radius out of range, page < 1, …).
@@ -88,7 +90,7 @@ public enum FlickrError: Error, LocalizedError, Equatable, Hashable, Sendable {
     /// The network or the server could not be reached at all; trying again later (not now) may help.
     public var isConnectivityProblem: Bool {
         switch self {
-        case .offline, .cannotConnect, .hostNotFound: return true
+        case .offline, .cannotConnect, .hostNotFound, .proxyFailed: return true
         default: return false
         }
     }
@@ -131,6 +133,8 @@ public enum FlickrError: Error, LocalizedError, Equatable, Hashable, Sendable {
             return "Virtual Tourist won't contact \(host) over unencrypted HTTP."
         case .secureConnectionFailed(let host):
             return "Virtual Tourist couldn't set up a secure connection to \(host)."
+        case .proxyFailed(let proxy):
+            return "Virtual Tourist couldn't get through the proxy \(proxy)."
         case .invalidEndpoint(let address):
             return "“\(address)” isn't a web address Virtual Tourist can use."
         case .invalidSearch(let reason):
@@ -191,6 +195,9 @@ public enum FlickrError: Error, LocalizedError, Equatable, Hashable, Sendable {
             return "Use an https:// address. Plain http:// is only allowed for this computer (localhost)."
         case .secureConnectionFailed:
             return "Check the computer's date and time, and whether a proxy or a Wi-Fi sign-in page is in the way."
+        case .proxyFailed:
+            return "Check the proxy settings (https_proxy, http_proxy, no_proxy), and whether the proxy needs a user name "
+                + "and password."
         case .invalidEndpoint:
             return "Use an https:// address such as https://api.flickr.com/services/rest/."
         case .invalidSearch:

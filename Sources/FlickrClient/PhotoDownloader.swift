@@ -80,7 +80,11 @@ public final class PhotoDownloader: PhotoDownloading {
         self.logger = logger
         slots = DownloadSlots(limit: max(1, configuration.maxRequestsInFlight))
         transfers = PhotoTransfers(trustRoots: configuration.trustRoots,
-                                   connectionsPerHost: configuration.maxConcurrentDownloads)
+                                   connectionsPerHost: configuration.maxConcurrentDownloads,
+                                   proxies: configuration.proxies)
+        for problem in configuration.proxies.problems {
+            logger.warning("A proxy setting was ignored", metadata: ["problem": "\(problem)"])
+        }
     }
 
     deinit {
@@ -185,7 +189,8 @@ public final class PhotoDownloader: PhotoDownloading {
                                                                        ("User-Agent", configuration.userAgent)],
                                                      limits: limits, clock: clock)
             } catch {
-                return (.failure(FlickrError.from(clientError: error, host: source.host ?? host)), nil)
+                return (.failure(FlickrError.from(clientError: error, host: source.host ?? host,
+                                                  proxy: configuration.proxies.proxy(for: source))), nil)
             }
             // Followed here, a few times at most (then the 3xx is the failure), and never from https to plain http.
             if [301, 302, 303, 307, 308].contains(response.status), redirects < Self.maxRedirects,

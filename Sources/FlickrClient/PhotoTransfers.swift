@@ -64,13 +64,19 @@ struct TransferResponse: Sendable {
 /// Not URLSession: on Linux it drives libcurl through dispatch sources and spent ~270 ms of CPU on 30
 /// small photos from a local server where this spends ~25 ms; on a 2-core machine that CPU came out of
 /// the album's own downloads, decodes and frames.
-final class PhotoTransfers: Sendable {
-    private let client: HTTPClient
+final class PhotoTransfers: @unchecked Sendable {
+    // @unchecked: `clients` is guarded by `lock`; the rest is immutable.
+    private let baseConfiguration: HTTPClient.Configuration
+    private let proxies: ProxySettings
+    private let lock = NSLock()
+    /// One client per way out (direct, or each proxy), made when first needed: a client's proxy is fixed.
+    private var clients: [ProxySettings.Proxy?: HTTPClient] = [:]
 
     /// - parameter trustRoots: a PEM file of the certificate authorities to trust instead of the system's
     ///   (`SSL_CERT_FILE`), or nil.
     /// - parameter connectionsPerHost: HTTP/1.1 connections to one server at most.
-    init(trustRoots: String?, connectionsPerHost: Int) {
+    /// - parameter proxies: which requests go through which proxy.
+    init(trustRoots: String?, connectionsPerHost: Int, proxies: ProxySettings = .none) {
         var tls = TLSConfiguration.makeClientConfiguration()
         if let trustRoots { tls.trustRoots = .file(trustRoots) }
         var configuration = HTTPClient.Configuration()
@@ -83,16 +89,40 @@ final class PhotoTransfers: Sendable {
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(1, connectionsPerHost)
         configuration.httpVersion = .automatic
-        // One event loop: the pool keeps one HTTP/2 connection per server and loop, and closes the
-        // connections it had started before it knew the server speaks HTTP/2.
-        client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton.next(),
-                            configuration: configuration)
+        baseConfiguration = configuration
+        self.proxies = proxies
+    }
+
+    private func client(through proxy: ProxySettings.Proxy?) -> HTTPClient {
+        lock.withLock {
+            if let client = clients[proxy] { return client }
+            var configuration = baseConfiguration
+            switch proxy?.kind {
+            case .http?:
+                let credentials = proxy?.username.map {
+                    HTTPClient.Authorization.basic(username: $0, password: proxy?.password ?? "")
+                }
+                configuration.proxy = .server(host: proxy!.host, port: proxy!.port, authorization: credentials)
+            case .socks5?:
+                configuration.proxy = .socksServer(host: proxy!.host, port: proxy!.port)
+            case nil:
+                break
+            }
+            // One event loop: the pool keeps one HTTP/2 connection per server and loop, and closes the
+            // connections it had started before it knew the server speaks HTTP/2.
+            let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton.next(),
+                                    configuration: configuration)
+            clients[proxy] = client
+            return client
+        }
     }
 
     /// Closes the connections. Not waited for: requests still running end with an error.
     func invalidate() {
-        let client = self.client
-        Task { try? await client.shutdown() }
+        let all = lock.withLock { Array(clients.values) }
+        Task {
+            for client in all { try? await client.shutdown() }
+        }
     }
 
     /// The response to a GET of `url`, its body whole, or the reason there is none: `FlickrError.stalled`,
@@ -102,7 +132,8 @@ final class PhotoTransfers: Sendable {
                clock: PhotoClock) async throws -> TransferResponse {
         let request = try HTTPClient.Request(url: url, method: .GET, headers: NIOHTTP1.HTTPHeaders(headers))
         let receiver = PhotoResponse(maxBytes: limits.maxBytes, clock: clock)
-        let task = client.execute(request: request, delegate: receiver, eventLoop: .indifferent)
+        let task = client(through: proxies.proxy(for: url))
+            .execute(request: request, delegate: receiver, eventLoop: .indifferent)
         let watchdog = Task {
             if let problem = await receiver.watch(stallTimeout: limits.stallTimeout) { task.fail(reason: problem) }
         }
@@ -192,7 +223,21 @@ private final class PhotoResponse: HTTPClientResponseDelegate, @unchecked Sendab
 
 extension FlickrError {
     /// Maps what AsyncHTTPClient, SwiftNIO or NIOSSL threw (and anything else through `from(transportError:)`).
-    static func from(clientError error: any Error, host: String) -> FlickrError {
+    /// Through a proxy, not reaching it, or being turned away by it, is the proxy's failure.
+    static func from(clientError error: any Error, host: String, proxy: ProxySettings.Proxy? = nil) -> FlickrError {
+        if let proxy {
+            switch error {
+            case let error as HTTPClientError where [.proxyAuthenticationRequired, .invalidProxyResponse,
+                                                     .httpProxyHandshakeTimeout, .socksHandshakeTimeout].contains(error):
+                return .proxyFailed(proxy: proxy.description)
+            case is NIOConnectionError, is SocketAddressError:
+                return .proxyFailed(proxy: proxy.description)
+            case let error as IOError where [ECONNREFUSED, EHOSTUNREACH, ETIMEDOUT].contains(error.errnoCode):
+                return .proxyFailed(proxy: proxy.description)
+            default:
+                break
+            }
+        }
         switch error {
         case let error as HTTPClientError:
             switch error {

@@ -52,7 +52,7 @@ public struct AlbumProblem: Equatable, Sendable {
             self.init(kind: .invalidAPIKey, title: "Flickr Rejected the API Key",
                       message: error.userMessage)
         case .offline, .cannotConnect, .hostNotFound, .timedOut, .connectionLost, .serviceUnavailable,
-             .searchUnavailable, .httpStatus, .secureConnectionFailed:
+             .searchUnavailable, .httpStatus, .secureConnectionFailed, .proxyFailed:
             self.init(kind: .temporary, title: "Photos Could Not Be Loaded", message: error.userMessage)
         default:
             self.init(kind: .other, title: "Photos Could Not Be Loaded", message: error.userMessage)

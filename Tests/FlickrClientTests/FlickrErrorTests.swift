@@ -25,7 +25,8 @@ final class FlickrErrorTests: XCTestCase {
                                   .httpStatus(404), .httpStatus(400), .timedOut, .offline,
                                   .cannotConnect(host: "h"), .hostNotFound(host: "h"), .connectionLost,
                                   .invalidResponse(.notHTTP), .insecureEndpoint(host: "h"),
-                                  .secureConnectionFailed(host: "h"), .invalidEndpoint("x"), .invalidSearch("r"),
+                                  .secureConnectionFailed(host: "h"), .proxyFailed(proxy: "p:1"),
+                                  .invalidEndpoint("x"), .invalidSearch("r"),
                                   .incompleteDownload(expected: 2, received: 1), .notAnImage,
                                   .fileSystem(path: "/p", reason: "r"), .cancelled]
         for error in all {
