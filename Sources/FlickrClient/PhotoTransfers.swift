@@ -108,8 +108,9 @@ final class PhotoTransfers: @unchecked Sendable {
             case nil:
                 break
             }
-            // One event loop: the pool keeps one HTTP/2 connection per server and loop, and closes the
-            // connections it had started before it knew the server speaks HTTP/2.
+            // One event loop: the pool keeps an HTTP/2 connection per server and event loop. To a new server
+            // it opens one connection and learns from its TLS handshake whether it speaks HTTP/2 before it
+            // opens more (HTTP/1.1).
             let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton.next(),
                                     configuration: configuration)
             clients[proxy] = client

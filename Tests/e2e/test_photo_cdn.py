@@ -22,10 +22,14 @@ def cdn(flickr, tmp_path):
 def test_an_album_from_an_http2_cdn_comes_over_one_connection(make_app, flickr, cdn, user, screenshot):
     app = make_app(extra_environment={"SSL_CERT_FILE": str(cdn.ca_file)}).start()
     accessible = AccessibleApp()  # the `accessible` fixture would start an app of its own
+    connections_before = cdn.accepted_connections()
     pin, head = drop_album_pin(app, user, accessible)
     user.click(*head)
     photos = wait_for_complete_album(app, accessible, pin[0])
     screenshot("album-over-http2")
+    # No spare connections (TLS handshakes) either: the client's pool opens one and learns from it that
+    # the CDN speaks HTTP/2 before it opens another.
+    assert cdn.accepted_connections() - connections_before == 1
 
     served = [request for request in cdn.requests() if request.path.startswith("/images/")]
     assert len(served) == len(photos) == 30, "every photo came from the CDN, once"

@@ -11,6 +11,7 @@ import socket
 import subprocess
 import tempfile
 import time
+import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,6 +47,8 @@ class PhotoCDN:
         (self.folder / "tmp").chmod(0o777)
         self._make_certificates()
         self.port = _free_port()
+        self.status_port = _free_port()
+        self._status_fetches = 0
         config = self.folder / "nginx.conf"
         config.write_text(f"""
 worker_processes 1;
@@ -58,6 +61,10 @@ http {{
     access_log {self.folder}/access.log cdn;
     client_body_temp_path {self.folder}/tmp; proxy_temp_path {self.folder}/tmp;
     fastcgi_temp_path {self.folder}/tmp; uwsgi_temp_path {self.folder}/tmp; scgi_temp_path {self.folder}/tmp;
+    server {{
+        listen 127.0.0.1:{self.status_port};
+        location = /status {{ stub_status; }}
+    }}
     server {{
         listen 127.0.0.1:{self.port} ssl http2;
         ssl_certificate {self.folder}/server.pem;
@@ -118,6 +125,16 @@ http {{
             connection, protocol, status, ended, duration, path = line.split(" ", 5)
             entries.append(CDNRequest(int(connection), protocol, int(status), path, float(ended) - float(duration)))
         return entries
+
+    def accepted_connections(self) -> int:
+        """Connections nginx has accepted from clients (TLS handshakes begun), not counting its own status
+        requests (nor the probe that waited for it to listen, which the first status request absorbs)."""
+        self._status_fetches += 1
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.status_port}/status", timeout=5) as response:
+            status = response.read().decode()
+        # "Active connections: 1 \nserver accepts handled requests\n 7 7 9 \nReading: …"
+        accepts = int(status.splitlines()[2].split()[0])
+        return accepts - self._status_fetches
 
     def stop(self) -> None:
         stop_process(self.process)
