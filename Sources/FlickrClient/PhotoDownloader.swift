@@ -82,9 +82,6 @@ public final class PhotoDownloader: PhotoDownloading {
         transfers = PhotoTransfers(trustRoots: configuration.trustRoots,
                                    connectionsPerHost: configuration.maxConcurrentDownloads,
                                    proxies: configuration.proxies)
-        for problem in configuration.proxies.problems {
-            logger.warning("A proxy setting was ignored", metadata: ["problem": "\(problem)"])
-        }
     }
 
     deinit {

@@ -46,7 +46,7 @@ public struct ProxySettings: Sendable, Hashable {
     public var directHosts: [String]
     /// `no_proxy=*`: no proxy at all.
     public var directForAll: Bool
-    /// Variables that were set but could not be used, with why (for the log).
+    /// Variables that were set but could not be used, with why ("https_proxy: …"), never with a password.
     public var problems: [String]
 
     public init(http: Proxy? = nil, https: Proxy? = nil, directHosts: [String] = [], directForAll: Bool = false,

@@ -129,7 +129,8 @@ final class PinsController {
     private func show(_ pins: PinSet) {
         if !hasShownPins {
             hasShownPins = true
-            if pins.marks.isEmpty { notification.show(Self.hint, seconds: 8) }
+            // Not over a message already shown (a setting that cannot be used says so at start).
+            if pins.marks.isEmpty && !notification.isShown { notification.show(Self.hint, seconds: 8) }
         }
         layer.setPins(pins)
         logger.trace("pins shown: \(pins.marks.count)")

@@ -69,6 +69,8 @@ public final class TouristApplication {
             configurationProblems.append(
                 "\(FlickrConfiguration.endpointEnvironmentVariable) is not usable (\(error.userMessage)); using Flickr itself.")
         }
+        // The search's libcurl may still use it: the message is about photos.
+        configurationProblems += flickrConfiguration.proxies.problems.map { "\($0). Photos are downloaded without that proxy." }
         let (source, problem) = TileSource.fromEnvironment(environment)
         tileSource = source
         if let problem { configurationProblems.append(problem.description) }
