@@ -46,8 +46,6 @@ struct TransferResponse: Sendable {
     var status: Int
     var headers: NIOHTTP1.HTTPHeaders
     var body: Data
-    /// Whether it came over HTTP/2 (one connection carries every request to its server).
-    var overHTTP2: Bool
 
     func header(_ name: String) -> String? {
         headers.first(name: name)
@@ -200,7 +198,7 @@ private final class PhotoResponse: HTTPClientResponseDelegate, @unchecked Sendab
     func didFinishRequest(task: HTTPClient.Task<Response>) throws -> Response {
         guard let head else { throw FlickrError.connectionLost }
         return TransferResponse(status: Int(head.status.code), headers: head.headers,
-                                body: Data(body.readableBytesView), overHTTP2: head.version.major == 2)
+                                body: Data(body.readableBytesView))
     }
 
     /// Waits until the request is stalled or past its photo's deadline, and says which; nil once cancelled
