@@ -58,22 +58,16 @@ extension AppDatabase {
         return removed
     }
 
-    /// Makes a downloaded file from the staging folder the photo's file, in the same write that
+    /// Makes each downloaded file from the staging folder its photo's file, in the same write that
     /// records it: a file enters the photos folder only together with the row that names it (a kill
-    /// between the rename and the commit leaves an orphan, which the sweep removes). The file the
-    /// photo named before, if any, goes. Returns the photo's new path, `photos/<pin>/<flickr id>-<tag>.<ext>`;
-    /// the tag makes every download's path new, so no two runs ever share one.
-    ///
-    /// - throws: `StoreError.photoNotFound` if the photo is gone (the staged file is left to its
-    ///   owner, who deletes it), `.notWritable` / `.diskFull` if the file could not be moved.
-    public func adoptPhotoFile(id: Int64, stagedFile: URL, fileExtension: String) throws -> String {
-        try adoptPhotoFiles([StagedPhotoFile(photoID: id, file: stagedFile, fileExtension: fileExtension)])[0].get()
-    }
-
-    /// `adoptPhotoFile` for several photos in one write (one commit for a burst of downloads, as HTTP/2
-    /// brings them). Each photo has its own outcome: one that is gone, or whose file cannot be moved,
-    /// does not keep the others out. If the write itself fails, no file stays in the photos folder and
-    /// the error is thrown.
+    /// between the rename and the commit leaves an orphan, which the sweep removes). One write takes
+    /// several photos (one commit for a burst of downloads, as HTTP/2 brings them). Each photo's outcome
+    /// is its new path, `photos/<pin>/<flickr id>-<tag>.<ext>` (the tag makes every download's path new,
+    /// so no two runs ever share one), or `StoreError.photoNotFound` if the photo is gone (the staged file
+    /// is left to its owner, who deletes it), `.notWritable` / `.diskFull` if the file could not be moved:
+    /// one photo's failure does not keep the others out. A file the photo named before is named no more,
+    /// and the sweep removes it. If the write itself fails, no file stays in the photos folder and the
+    /// error is thrown.
     public func adoptPhotoFiles(_ files: [StagedPhotoFile]) throws -> [Result<String, StoreError>] {
         var placed: [URL] = []
         do {

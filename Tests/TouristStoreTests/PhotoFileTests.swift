@@ -358,7 +358,7 @@ final class PhotoFileTests: XCTestCase {
             for photo in photos {
                 let staged = paths.stagingFolder.appendingPathComponent(UUID().uuidString + ".jpg")
                 try? Data("jpeg".utf8).write(to: staged)
-                _ = try? database.adoptPhotoFile(id: photo.id!, stagedFile: staged, fileExtension: "jpg")
+                _ = try? database.adoptPhotoFiles([StagedPhotoFile(photoID: photo.id!, file: staged, fileExtension: "jpg")])
             }
         }
 
