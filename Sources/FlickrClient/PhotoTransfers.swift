@@ -95,16 +95,16 @@ final class PhotoTransfers: @unchecked Sendable {
         lock.withLock {
             if let client = clients[proxy] { return client }
             var configuration = baseConfiguration
-            switch proxy?.kind {
-            case .http?:
-                let credentials = proxy?.username.map {
-                    HTTPClient.Authorization.basic(username: $0, password: proxy?.password ?? "")
+            if let proxy {
+                switch proxy.kind {
+                case .http:
+                    let credentials = proxy.username.map {
+                        HTTPClient.Authorization.basic(username: $0, password: proxy.password ?? "")
+                    }
+                    configuration.proxy = .server(host: proxy.host, port: proxy.port, authorization: credentials)
+                case .socks5:
+                    configuration.proxy = .socksServer(host: proxy.host, port: proxy.port)
                 }
-                configuration.proxy = .server(host: proxy!.host, port: proxy!.port, authorization: credentials)
-            case .socks5?:
-                configuration.proxy = .socksServer(host: proxy!.host, port: proxy!.port)
-            case nil:
-                break
             }
             // One event loop: the pool keeps an HTTP/2 connection per server and event loop. To a new server
             // it opens one connection and learns from its TLS handshake whether it speaks HTTP/2 before it
