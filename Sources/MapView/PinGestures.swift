@@ -12,6 +12,8 @@ import PinClusters
 /// - a short click on a pin activates it; a short click on empty map does nothing;
 /// - any other drag pans the map (osm-gps-map's own behaviour);
 /// - secondary click on a pin asks for its menu;
+/// - the pointer coming onto a pin (no button held), or a press on one, is told (`hovered`): an app can get
+///   ready for the click that usually follows; over a pin the pointer is a hand;
 /// - a short click on a cluster marker zooms the map into it (press and hold there drops a pin as
 ///   on empty map).
 /// Handlers run before the map's own, so returning true from motion keeps the map still while a
@@ -30,17 +32,21 @@ public final class PinGestures {
         public var dragEnded: ((_ mark: PinMark) -> Void)?
         public var activate: (_ mark: PinMark) -> Void
         public var contextMenu: ((_ mark: PinMark, _ event: UnsafeMutablePointer<GdkEvent>) -> Void)?
+        /// The pointer came onto this pin with no button held, or a press landed on it: a click may follow.
+        public var hovered: ((_ mark: PinMark) -> Void)?
 
         public init(drop: ((_ latitude: Double, _ longitude: Double) -> PinMark)? = nil,
                     dragMoved: ((_ mark: PinMark) -> Void)? = nil,
                     dragEnded: ((_ mark: PinMark) -> Void)? = nil,
                     activate: @escaping (_ mark: PinMark) -> Void,
-                    contextMenu: ((_ mark: PinMark, _ event: UnsafeMutablePointer<GdkEvent>) -> Void)? = nil) {
+                    contextMenu: ((_ mark: PinMark, _ event: UnsafeMutablePointer<GdkEvent>) -> Void)? = nil,
+                    hovered: ((_ mark: PinMark) -> Void)? = nil) {
             self.drop = drop
             self.dragMoved = dragMoved
             self.dragEnded = dragEnded
             self.activate = activate
             self.contextMenu = contextMenu
+            self.hovered = hovered
         }
 
         var canDrag: Bool { dragEnded != nil }
@@ -57,6 +63,10 @@ public final class PinGestures {
     private let layer: PinLayer
     private let handlers: Handlers
     private var state = State.idle
+    /// The pin under the pointer, as last told (`hovered`).
+    private var hoveredKey: Int64?
+    /// The hand shown over pins (a reference held until the map goes).
+    private var handCursor: OpaquePointer?
 
     public init(map: UnsafeMutablePointer<OsmGpsMap>, layer: PinLayer, handlers: Handlers) {
         self.map = map
@@ -65,6 +75,8 @@ public final class PinGestures {
         self.handlers = handlers
         lifetime.onDestroy { [weak self] in
             if case .pressed(_, _, _, _, let hold) = self?.state { hold.cancel() }
+            if let cursor = self?.handCursor { g_object_unref(UnsafeMutableRawPointer(cursor)) }
+            self?.handCursor = nil
         }
         map.connect(.buttonPress) { [weak self] event in self?.buttonPressed(event) ?? false }
         map.connect(.motionNotify) { [weak self] event in self?.moved(event) ?? false }
@@ -85,6 +97,7 @@ public final class PinGestures {
         switch button.button {
         case 1:
             cancel()
+            if let hit { hover(hit) }
             let x = button.x, y = button.y
             let hold = Timeout.after(milliseconds: Self.holdMilliseconds) { [weak self] in self?.held() }
             let cluster = hit == nil ? layer.cluster(atX: x, y: y) : nil
@@ -107,6 +120,8 @@ public final class PinGestures {
         gdk_event_request_motions(&motion)
         switch state {
         case .idle:
+            let buttons = GDK_BUTTON1_MASK.rawValue | GDK_BUTTON2_MASK.rawValue | GDK_BUTTON3_MASK.rawValue
+            if motion.state & buttons == 0 { hover(layer.pin(atX: motion.x, y: motion.y)) } // not while panning
             return false
         case .pressed(let x, let y, _, _, let hold):
             if hypot(motion.x - x, motion.y - y) > Self.holdSlop {
@@ -146,6 +161,19 @@ public final class PinGestures {
             handlers.dragEnded?(mark)
         }
         return false // the map must see the release to reset its own button state
+    }
+
+    /// The pointer is over `pin` (nil: over no pin): told once per pin it comes onto; a hand over pins.
+    private func hover(_ pin: PinMark?) {
+        guard pin?.key != hoveredKey else { return }
+        hoveredKey = pin?.key
+        if let window = gtk_widget_get_window(map.widget) {
+            if pin != nil && handCursor == nil {
+                handCursor = gdk_cursor_new_from_name(gtk_widget_get_display(map.widget), "pointer")
+            }
+            gdk_window_set_cursor(window, pin == nil ? nil : handCursor)
+        }
+        if let pin { handlers.hovered?(pin) }
     }
 
     private func held() {

@@ -37,6 +37,8 @@ final class PinsController {
 
     /// A pin was clicked: open its album.
     var onOpen: ((PinMark) -> Void)?
+    /// The pointer came onto a pin, or pressed it: its album may be opened next.
+    var onHover: ((PinMark) -> Void)?
     /// A pin was deleted (its album page must let go of it).
     var onDeleted: ((Int64) -> Void)?
     /// Some pin's name changed (an open album's title may follow).
@@ -58,7 +60,8 @@ final class PinsController {
             dragMoved: { _ in },
             dragEnded: { [unowned self] mark in self.dragEnded(mark) },
             activate: { [unowned self] mark in self.activate(mark) },
-            contextMenu: { [unowned self] mark, event in self.showMenu(for: mark, event: event) }))
+            contextMenu: { [unowned self] mark, event in self.showMenu(for: mark, event: event) },
+            hovered: { [unowned self] mark in self.hovered(mark) }))
         menu.onOpen = { [weak self] mark in self?.activate(mark) }
         menu.onDelete = { [weak self] mark in self?.delete(mark) }
         menu.attach(to: map.widget)
@@ -232,6 +235,12 @@ final class PinsController {
         let mark = layer.resolved(mark)
         guard mark.key > 0 else { return } // still being saved
         onOpen?(mark)
+    }
+
+    private func hovered(_ mark: PinMark) {
+        let mark = layer.resolved(mark)
+        guard mark.key > 0 else { return }
+        onHover?(mark)
     }
 
     private func showMenu(for mark: PinMark, event: UnsafeMutablePointer<GdkEvent>) {
