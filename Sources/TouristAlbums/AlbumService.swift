@@ -73,6 +73,10 @@ public final class AlbumService {
         decodedPhotos.take(photoID)
     }
 
+    /// The photos whose download's decode is still kept (at most the shelf's capacity): the grid takes those,
+    /// and need not read them from disk.
+    public var decodedPhotoIDs: Set<Int64> { decodedPhotos.photoIDs }
+
     /// Whether every photo has arrived or failed and nothing runs: New Collection may replace it.
     public func isComplete(_ contents: AlbumContents, pinID: Int64) -> Bool {
         guard !activity(ofPin: pinID).isBusy, contents.album != nil else { return false }

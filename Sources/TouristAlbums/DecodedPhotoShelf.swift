@@ -27,4 +27,6 @@ final class DecodedPhotoShelf {
     }
 
     var count: Int { items.count }
+
+    var photoIDs: Set<Int64> { Set(order) }
 }

@@ -5,19 +5,6 @@ import Logging
 import TouristAlbums
 import TouristStore
 
-/// What the album page needs from the store.
-public protocol AlbumPageStore: Sendable {
-    @MainActor
-    func observeAlbum(ofPin pinId: Int64, onError: @escaping @MainActor (Error) -> Void,
-                      onChange: @escaping @MainActor (AlbumContents) -> Void) -> StoreObservation
-    func deletePhotoForUndo(id: Int64) throws -> PhotoDeletion?
-    func undoPhotoDeletion(_ deletion: PhotoDeletion) throws
-    func finishPhotoDeletion(_ deletion: PhotoDeletion) throws
-    func photoFileURL(relativePath: String) -> URL
-}
-
-extension AppDatabase: AlbumPageStore {}
-
 /// The photo album of one pin: a grid of photos that fills in as they download, with the empty
 /// and error states, New Collection, click-to-delete with undo, attribution per photo, and the
 /// photo viewer (Enter, or View Larger in a photo's menu).
@@ -25,15 +12,15 @@ extension AppDatabase: AlbumPageStore {}
 final class AlbumPage {
     let root: UnsafeMutablePointer<GtkWidget>
     private let lifetime: WidgetLifetime
-    private let store: any AlbumPageStore
+    let store: any AlbumPageStore
     private let albums: AlbumService
-    private let notification: InAppNotification
-    private let logger: Logger
+    let notification: InAppNotification
+    let logger: Logger
     private let content: UnsafeMutablePointer<GtkWidget>
     private let grid: PhotoGrid
     private let deletions: PhotoDeletions
-    private let largePhotos: LargePhotoCache?
-    private var viewer: PhotoViewer?
+    let largePhotos: LargePhotoCache?
+    var viewer: PhotoViewer?
     private let progress: UnsafeMutablePointer<GtkWidget>
     private let progressRevealer: UnsafeMutablePointer<GtkWidget>
     private let newCollectionButton: UnsafeMutablePointer<GtkWidget>
@@ -47,12 +34,18 @@ final class AlbumPage {
 
     private(set) var pinID: Int64?
     private var observation: StoreObservation?
-    private var contents = AlbumContents(album: nil, photos: [])
+    /// The album being read whole (`load`), until its snapshot is in the grid.
+    private var reading: Task<Void, Never>?
+    private let thumbnails: ThumbnailCache?
+    private(set) var contents = AlbumContents(album: nil, photos: [])
     /// The album activity last shown, so a failure is announced once, when it happens.
     private var shownActivity = AlbumActivity.idle
-    /// The album's rows have arrived since it was opened: until then, and for the page they bring, the
-    /// pages change at once (an album on disk does not fade in from "Looking for Photos…").
+    /// The album's rows have arrived since it was loaded.
     private var contentsArrived = false
+    /// The page is asked for (`show` until `hide`), not just made ready behind the map.
+    private var isPresented = false
+    /// The page is on screen (or about to be: `present` was called).
+    private var isOnScreen = false
 
     /// Opens the Preferences dialog (the window owns it).
     var onShowPreferences: (() -> Void)?
@@ -63,6 +56,7 @@ final class AlbumPage {
          thumbnails: ThumbnailCache? = nil, notification: InAppNotification, logger: Logger) {
         self.store = store
         self.albums = albums
+        self.thumbnails = thumbnails
         self.largePhotos = largePhotos
         self.notification = notification
         self.logger = logger
@@ -144,6 +138,7 @@ final class AlbumPage {
         }
         lifetime.onDestroy { [weak self, albums] in
             albums.stopObserving(albumsObservation)
+            self?.reading?.cancel()
             self?.observation?.cancel()
             self?.observation = nil
         }
@@ -151,29 +146,88 @@ final class AlbumPage {
 
     // MARK: Showing a pin
 
-    func show(pinID: Int64, latitude: Double, longitude: Double) {
-        guard pinID != self.pinID else {
-            albums.ensureAlbum(ofPin: pinID)
-            return
+    /// Opens the album of `pinID`, and downloads what is missing. `present` puts the page on screen: it is
+    /// called once the page can be shown whole (its rows read, the pictures of its photos on disk in their
+    /// tiles; at once if it was made ready, `prepare`), or after `readyWait` as it is, so that the first frame
+    /// of the album is not a grid of empty squares filled a frame later.
+    func show(pinID: Int64, present: @escaping () -> Void) {
+        if pinID != self.pinID { load(pinID: pinID) }
+        isPresented = true
+        // Downloads only what is missing: an album on disk opens with no request.
+        albums.ensureAlbum(ofPin: pinID)
+        let onScreen = { [weak self] in
+            guard let self else { return }
+            self.isOnScreen = true
+            if !self.contentsArrived { self.render() } // as it is: still being read
+            present()
         }
+        if isWhole {
+            presentation.cancel()
+            onScreen()
+        } else {
+            presentation.wait(milliseconds: Self.readyWait, then: onScreen)
+        }
+    }
+
+    /// The longest an album waits to be whole before it is shown anyway (a slow disk, a damaged file).
+    static let readyWait: UInt32 = 100
+
+    private let presentation = PresentationWait()
+
+    /// Its rows are here, and no tile is still reading its photo's picture.
+    private var isWhole: Bool { contentsArrived && !grid.isReadingPictures }
+
+    private func presentIfWhole() {
+        if presentation.isWaiting, isWhole { presentation.finish() }
+    }
+
+    /// Gets the album of `pinID` ready behind the map as the pointer comes onto its pin (`load`), so the click
+    /// that usually follows shows it whole in its first frame. Nothing is downloaded. While the page is on screen,
+    /// for the album already here, and for one still searching or downloading (it fills as it comes, and would
+    /// cost the main loop tiles nobody may look at), it does nothing.
+    func prepare(pinID: Int64) {
+        guard !isPresented, pinID != self.pinID, !albums.activity(ofPin: pinID).isBusy else { return }
+        logger.trace("album \(pinID): made ready")
+        load(pinID: pinID)
+    }
+
+    /// The page follows the album of `pinID` from now on: read whole first (its rows and its photos' pictures,
+    /// `AlbumSnapshot`), then watched as its rows change.
+    private func load(pinID: Int64) {
         finishPendingDeletions()
         self.pinID = pinID
         shownActivity = albums.activity(ofPin: pinID)
         observation?.cancel()
-        grid.removeAll()
+        observation = nil
+        reading?.cancel()
         contents = AlbumContents(album: nil, photos: [])
         contentsArrived = false
-        render()
-        observation = store.observeAlbum(ofPin: pinID, onError: { [weak self] error in
-            self?.logger.error("Could not read the album: \(error.localizedDescription)")
-        }, onChange: { [weak self] contents in
-            guard let self, self.pinID == pinID else { return }
-            self.contents = contents
-            defer { self.contentsArrived = true }
-            self.render()
-        })
-        // Downloads only what is missing: an album on disk opens with no request.
-        albums.ensureAlbum(ofPin: pinID)
+        // The grid changes once, when the album has been read: the page is not on screen until then (`show`),
+        // and changing it twice would cost the window a layout (and a frame) for nothing.
+        let side = PhotoTile.side * gtk_widget_get_scale_factor(root)
+        let decodedAtDownload = albums.decodedPhotoIDs
+        reading = Task { [weak self, store, thumbnails] in
+            let snapshot = try? await AlbumSnapshot.read(pinID: pinID, store: store, thumbnails: thumbnails, side: side,
+                                                         decodedAtDownload: decodedAtDownload)
+            guard let self, self.pinID == pinID, !Task.isCancelled else { return }
+            if let snapshot { self.arrived(snapshot.contents, pictures: snapshot.pictures) }
+            // A change since the snapshot comes with the observation's first value.
+            self.observation = self.store.observeAlbum(ofPin: pinID, onError: { [weak self] error in
+                self?.logger.error("Could not read the album: \(error.localizedDescription)")
+            }, onChange: { [weak self] contents in
+                guard let self, self.pinID == pinID else { return }
+                self.arrived(contents)
+            })
+        }
+    }
+
+    private func arrived(_ contents: AlbumContents, pictures: [String: PhotoPicture] = [:]) {
+        let first = !contentsArrived
+        self.contents = contents
+        contentsArrived = true
+        // An album on disk does not fade in from "Looking for Photos…".
+        render(pictures: pictures, fade: !first)
+        presentIfWhole()
     }
 
     /// The photo grid tells screen readers whose photos these are ("Photos of Montmartre, Paris, France").
@@ -188,12 +242,16 @@ final class AlbumPage {
 
     /// The page is hidden: make pending photo deletions final.
     func hide() {
+        isPresented = false
+        isOnScreen = false
+        presentation.cancel()
         finishPendingDeletions()
     }
 
     /// The pin was deleted while its album was shown.
     func forget(pinID: Int64) {
         guard pinID == self.pinID else { return }
+        reading?.cancel()
         observation?.cancel()
         observation = nil
         self.pinID = nil
@@ -205,11 +263,15 @@ final class AlbumPage {
 
     // MARK: Rendering
 
-    private func render() {
+    /// `pictures`: read with the album, for its tiles to show at once.
+    private func render(pictures: [String: PhotoPicture] = [:], fade: Bool = true) {
         guard lifetime.isAlive, let pinID else { return }
+        // Until its rows are read, a page off screen has nothing to show, and changing it would cost the window a
+        // layout (and a frame) for nothing.
+        guard contentsArrived || isOnScreen else { return }
         let activity = albums.activity(ofPin: pinID)
         let failed = albums.failedPhotoIDs(ofPin: pinID)
-        grid.sync(contents.photos, failed: failed)
+        grid.sync(contents.photos, failed: failed, pictures: pictures)
 
         let page: String
         if contents.album == nil {
@@ -243,8 +305,8 @@ final class AlbumPage {
         } else {
             page = "photos"
         }
-        gtk_stack_set_visible_child_full(content.cast(), page, contentsArrived ? GTK_STACK_TRANSITION_TYPE_CROSSFADE
-                                                                               : GTK_STACK_TRANSITION_TYPE_NONE)
+        gtk_stack_set_visible_child_full(content.cast(), page, fade ? GTK_STACK_TRANSITION_TYPE_CROSSFADE
+                                                                    : GTK_STACK_TRANSITION_TYPE_NONE)
 
         if case .downloading(let finished, let total) = activity, total > 0 {
             gtk_progress_bar_set_fraction(progress.cast(), Double(finished) / Double(total))
@@ -258,7 +320,7 @@ final class AlbumPage {
         gtk_widget_set_sensitive(newCollectionButton, canRefresh.gboolean)
         gtk_widget_set_tooltip_text(newCollectionButton, complete && !canRefresh
             ? "This place has no other photos" : "Replace these photos with others taken nearby")
-        gtk_label_set_text(statusLabel.cast(), statusText(activity: activity, failed: failed.count))
+        gtk_label_set_text(statusLabel.cast(), activity.statusText(photoCount: contents.photos.count, failed: failed.count))
         // Why the latest photo failed, where the failures are counted.
         gtk_widget_set_tooltip_text(statusLabel, activity.isBusy ? nil : albums.photoProblem(ofPin: pinID))
     }
@@ -281,26 +343,15 @@ final class AlbumPage {
         guard lifetime.isAlive, let pinID else { return }
         let activity = albums.activity(ofPin: pinID)
         defer { shownActivity = activity }
-        guard activity != shownActivity, case .failed(let trouble) = activity, contents.album != nil else { return }
+        guard isPresented, activity != shownActivity, case .failed(let trouble) = activity, contents.album != nil else { return }
         notification.show("\(trouble.title). \(trouble.message)")
-    }
-
-    private func statusText(activity: AlbumActivity, failed: Int) -> String {
-        switch activity {
-        case .searching: return "Looking for photos…"
-        case .downloading(let finished, let total): return "Downloading \(finished) of \(total)…"
-        case .idle, .failed:
-            let count = contents.photos.count
-            guard count > 0 else { return "" }
-            let photos = count == 1 ? "1 photo" : "\(count) photos"
-            return failed > 0 ? "\(photos), \(failed) could not be downloaded" : photos
-        }
     }
 
     private func photoShown(from source: PhotoTile.Source) {
         // Out of the album's photos (the grid may still be filling in during this render).
         logger.trace("album \(pinID ?? 0): photo shown (\(source)), \(shownPhotoCount) of \(contents.photos.count)")
         onPhotoShown?()
+        presentIfWhole()
     }
 
     // MARK: Actions
@@ -346,29 +397,4 @@ final class AlbumPage {
     func focusPhotos() {
         grid.focusFirstPhoto()
     }
-
-    // MARK: The viewer
-
-    /// Opens the viewer on `photo`, going through the album's downloaded photos.
-    private func view(_ photo: Photo) {
-        let downloaded = contents.photos.filter { $0.filePath != nil }
-        guard let index = downloaded.firstIndex(where: { $0.id == photo.id }) else {
-            notification.show("This photo has not been downloaded yet.", seconds: 4)
-            return
-        }
-        viewer.map { gtk_widget_destroy($0.window) }
-        let store = self.store
-        let viewer = PhotoViewer(photos: downloaded, index: index, parent: gtk_widget_get_toplevel(root),
-                                 resolvePath: { store.photoFileURL(relativePath: $0).path },
-                                 largePhotos: largePhotos, logger: logger)
-        viewer.window.connect(.destroy) { [weak self, weak viewer] in
-            guard let self, let viewer, self.viewer === viewer else { return }
-            self.viewer = nil
-        }
-        self.viewer = viewer
-        viewer.present()
-    }
-
-    /// The viewer, while it is open (tests).
-    var openViewer: PhotoViewer? { viewer }
 }

@@ -96,6 +96,10 @@ final class MainWindow {
             pins.onNamesChanged = { [weak self] in self?.showAlbumTitle() }
             namer = context.namer
             pins.onOpen = { [weak self] mark in self?.openAlbum(mark) }
+            // A pointer on a pin usually clicks it: its album on disk is made ready, so it opens whole.
+            pins.onHover = { [weak self] mark in
+                if self?.openMark == nil { self?.albumPage?.prepare(pinID: mark.key) }
+            }
             page.pinLayer = pins.pinLayer
             self.pins = pins
             sidebar.untitled = { [weak pins] place in
@@ -166,10 +170,23 @@ final class MainWindow {
 
     private func openAlbum(_ mark: PinMark) {
         guard let albumPage else { return }
-        albumPage.show(pinID: mark.key, latitude: mark.latitude, longitude: mark.longitude)
+        if let namer { Task { await namer.want(mark.key) } } // its best name first
+        opening = mark
+        // The page comes on screen whole (its photos read from disk), or after 100 ms as it is.
+        albumPage.show(pinID: mark.key) { [weak self] in
+            guard let self, self.lifetime.isAlive, self.opening?.key == mark.key else { return }
+            self.opening = nil
+            self.presentAlbum(mark)
+        }
+    }
+
+    /// The album asked for last, while it gets ready to be shown.
+    private var opening: PinMark?
+
+    private func presentAlbum(_ mark: PinMark) {
+        guard let albumPage else { return }
         openMark = mark
         showAlbumTitle()
-        if let namer { Task { await namer.want(mark.key) } } // its best name first
         gtk_stack_set_visible_child_name(stack.cast(), "album")
         albumPage.focusPhotos() // the keyboard's way into the album: arrows, Enter, Delete
         gtk_widget_show(backButton)
@@ -190,6 +207,7 @@ final class MainWindow {
 
     private func showMap() {
         openMark = nil
+        opening = nil
         albumPage?.hide()
         gtk_stack_set_visible_child_name(stack.cast(), "map")
         gtk_header_bar_set_title(headerBar.cast(), AppInfo.name)

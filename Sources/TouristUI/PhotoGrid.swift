@@ -31,7 +31,7 @@ final class PhotoGrid {
     var onMenu: ((PhotoTile, UnsafeMutablePointer<GdkEvent>?) -> Void)?
     /// A tile shows its photo (and where its picture came from).
     var onShown: ((PhotoTile.Source) -> Void)?
-    /// The grid was drawn after photos were shown: they are on the screen (benchmark, tests).
+    /// The frame that drew the grid after photos were shown is over: they are on the screen (benchmark, tests).
     var onPainted: (() -> Void)?
     private var shownSincePaint = false
 
@@ -61,7 +61,8 @@ final class PhotoGrid {
         flowBox.connect(.draw, after: true) { [weak self] _ in
             if let self, self.shownSincePaint {
                 self.shownSincePaint = false
-                self.onPainted?()
+                // Told when this frame is over (the rest of the window drawn and sent), not halfway through it.
+                Timeout.after(milliseconds: 0) { [weak self] in self?.onPainted?() }
             }
             return false
         }
@@ -71,6 +72,8 @@ final class PhotoGrid {
     }
 
     var count: Int { tiles.count }
+    /// Some tile is still reading its photo's picture from disk.
+    var isReadingPictures: Bool { tiles.values.contains(where: \.isLoading) }
     var shownCount: Int { tiles.values.filter(\.isShown).count }
 
     /// Tiles in grid order.
@@ -78,16 +81,20 @@ final class PhotoGrid {
         tiles.values.sorted { gtk_flow_box_child_get_index($0.child.cast()) < gtk_flow_box_child_get_index($1.child.cast()) }
     }
 
-    func removeAll() {
-        for tile in tiles.values { gtk_widget_destroy(tile.child) }
-        tiles.removeAll()
-        focusIndexAfterRemoval = nil
-    }
-
     /// The first photo takes the keyboard focus now, or once the album has one.
     func focusFirstPhoto() {
         focusFirstWhenFilled = true
         applyPendingFocus()
+    }
+
+    /// Pictures read with the album (`AlbumSnapshot`), for the tiles of the next `sync` to show at once.
+    private var offered: [String: PhotoPicture] = [:]
+
+    /// Brings the grid in line with `photos` as `sync` does, its tiles showing `pictures` (by photo file) at once.
+    func sync(_ photos: [Photo], failed: Set<Int64>, pictures: [String: PhotoPicture]) {
+        offered = pictures
+        defer { offered = [:] } // what no tile took is not kept
+        sync(photos, failed: failed)
     }
 
     /// Brings the grid in line with the album: removed photos go (the rest flow up), new ones come
@@ -114,6 +121,7 @@ final class PhotoGrid {
             } else {
                 let tile = PhotoTile(photo: photo, resolvePath: resolvePath, thumbnails: thumbnails,
                                      takeDecoded: { [albums] id in albums.takeDecodedPhoto(id) },
+                                     takePicture: { [weak self] path in self?.offered.removeValue(forKey: path) },
                                      onShown: { [weak self] source in
                                          self?.shownSincePaint = true
                                          self?.onShown?(source)

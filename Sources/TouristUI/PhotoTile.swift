@@ -11,7 +11,7 @@ final class PhotoTile {
     nonisolated static let side: Int32 = 150
 
     /// Where a shown photo's picture came from.
-    enum Source: CustomStringConvertible {
+    enum Source: CustomStringConvertible, Sendable {
         /// Its download's own decode (the check that it is an image).
         case download
         /// Its grid-sized picture, kept from an earlier decode.
@@ -50,14 +50,17 @@ final class PhotoTile {
     /// - parameter resolvePath: turns a photo's data-folder-relative path into an absolute one.
     /// - parameter thumbnails: where grid-sized pictures are kept (nil: always decode the file).
     /// - parameter takeDecoded: the photo as its download decoded it, if that decode is still kept.
-    /// Shows nothing until the first `update` (a kept decode is then shown at once).
+    /// - parameter takePicture: the picture of the photo file at a relative path, if its album's was read already.
+    /// Shows nothing until the first `update` (a kept decode or picture is then shown at once).
     init(photo: Photo, resolvePath: @escaping (String) -> String, thumbnails: ThumbnailCache? = nil,
          takeDecoded: @escaping (Int64) -> (any DecodedPhoto)? = { _ in nil },
+         takePicture: @escaping (String) -> PhotoPicture? = { _ in nil },
          onShown: ((Source) -> Void)? = nil) {
         self.photo = photo
         self.resolvePath = resolvePath
         self.thumbnails = thumbnails
         self.takeDecoded = takeDecoded
+        self.takePicture = takePicture
         self.onShown = onShown
         child = gtk_flow_box_child_new()
         lifetime = WidgetLifetime(child)
@@ -117,6 +120,11 @@ final class PhotoTile {
         }
     }
 
+    var isLoading: Bool {
+        if case .loading = state { return true }
+        return false
+    }
+
     var isShown: Bool {
         if case .shown = state { return true }
         return false
@@ -128,6 +136,7 @@ final class PhotoTile {
 
     private let resolvePath: (String) -> String
     private let takeDecoded: (Int64) -> (any DecodedPhoto)?
+    private let takePicture: (String) -> PhotoPicture?
 
     private func load(_ relativePath: String) {
         let side = Self.side * gtk_widget_get_scale_factor(child)
@@ -144,18 +153,16 @@ final class PhotoTile {
             }
             return show(decoded, for: relativePath, source: .download)
         }
+        // Read with the rest of its album (`AlbumSnapshot`).
+        if let picture = takePicture(relativePath), gdk_pixbuf_get_width(picture.decoded.pixbuf) == side {
+            return show(picture.decoded, for: relativePath, source: picture.source)
+        }
         let thumbnails = self.thumbnails
         Task { [weak self] in
-            // Its kept picture (a few kilobytes at the grid's size), else the photo decoded, and then kept.
-            let (decoded, source) = await Task.detached(priority: .userInitiated) { () -> (DecodedPixbuf?, Source) in
-                if let kept = thumbnails?.load(relativePath: relativePath, side: side, photo: path) {
-                    return (kept, .thumbnail)
-                }
-                let decoded = ImageDecoding.squareThumbnail(path: path, side: side)
-                if let decoded { thumbnails?.save(decoded, relativePath: relativePath, side: side, photo: path) }
-                return (decoded, .file)
+            let picture = await Task.detached(priority: .userInitiated) {
+                PhotoPicture.load(relativePath: relativePath, path: path, side: side, thumbnails: thumbnails)
             }.value
-            self?.show(decoded, for: relativePath, source: source)
+            self?.show(picture?.decoded, for: relativePath, source: picture?.source ?? .file)
         }
     }
 

@@ -1,0 +1,94 @@
+import CGtk
+import Foundation
+import GLibSwift
+import TouristStore
+
+/// What the album page needs from the store.
+public protocol AlbumPageStore: Sendable {
+    func albumContents(ofPin pinId: Int64) throws -> AlbumContents
+    @MainActor
+    func observeAlbum(ofPin pinId: Int64, onError: @escaping @MainActor (Error) -> Void,
+                      onChange: @escaping @MainActor (AlbumContents) -> Void) -> StoreObservation
+    func deletePhotoForUndo(id: Int64) throws -> PhotoDeletion?
+    func undoPhotoDeletion(_ deletion: PhotoDeletion) throws
+    func finishPhotoDeletion(_ deletion: PhotoDeletion) throws
+    func photoFileURL(relativePath: String) -> URL
+}
+
+extension AppDatabase: AlbumPageStore {}
+
+/// An album as it is on disk, read in one go off the main thread: its rows, and the grid-sized picture of each
+/// of its downloaded photos. The album page builds its grid from it in one pass, so the album's first frame
+/// shows its photos, not thirty squares that fill in over the next frames.
+struct AlbumSnapshot: Sendable {
+    let contents: AlbumContents
+    /// By photo file (its data-folder-relative path); a photo whose file does not decode has none.
+    let pictures: [String: PhotoPicture]
+
+    /// The pictures are read (or decoded) as many at a time as Swift's executor has threads; none for the photos
+    /// in `decodedAtDownload`, whose download's decode the grid takes instead.
+    static func read(pinID: Int64, store: any AlbumPageStore, thumbnails: ThumbnailCache?, side: Int32,
+                     decodedAtDownload: Set<Int64>) async throws -> AlbumSnapshot {
+        let contents = try store.albumContents(ofPin: pinID)
+        let files = contents.photos.compactMap { photo in
+            photo.id.map(decodedAtDownload.contains) == true ? nil : photo.filePath
+        }
+        let pictures = await withTaskGroup(of: (String, PhotoPicture?).self) { group in
+            for relativePath in files {
+                group.addTask(priority: .userInitiated) {
+                    let path = store.photoFileURL(relativePath: relativePath).path
+                    return (relativePath, PhotoPicture.load(relativePath: relativePath, path: path, side: side,
+                                                            thumbnails: thumbnails))
+                }
+            }
+            var pictures: [String: PhotoPicture] = [:]
+            for await (relativePath, picture) in group { pictures[relativePath] = picture }
+            return pictures
+        }
+        return AlbumSnapshot(contents: contents, pictures: pictures)
+    }
+}
+
+/// A photo's picture at the grid's size, and where it came from.
+struct PhotoPicture: Sendable {
+    let decoded: DecodedPixbuf
+    let source: PhotoTile.Source
+
+    /// Its kept picture (a few kilobytes at the grid's size), else the photo at `path` decoded, and then kept;
+    /// nil if the file is gone or does not decode. A file read and a decode: never on the main thread.
+    static func load(relativePath: String, path: String, side: Int32, thumbnails: ThumbnailCache?) -> PhotoPicture? {
+        if let kept = thumbnails?.load(relativePath: relativePath, side: side, photo: path) {
+            return PhotoPicture(decoded: kept, source: .thumbnail)
+        }
+        guard let decoded = ImageDecoding.squareThumbnail(path: path, side: side) else { return nil }
+        thumbnails?.save(decoded, relativePath: relativePath, side: side, photo: path)
+        return PhotoPicture(decoded: decoded, source: .file)
+    }
+}
+
+/// A page that goes on screen when its owner finds it ready (`finish`), or after a wait as it is.
+@MainActor
+final class PresentationWait {
+    private var pending: (present: () -> Void, deadline: Timeout)?
+
+    var isWaiting: Bool { pending != nil }
+
+    /// `present` runs at `finish`, or after `milliseconds`, whichever comes first; a wait under way is dropped.
+    func wait(milliseconds: UInt32, then present: @escaping () -> Void) {
+        cancel()
+        let deadline = Timeout.after(milliseconds: milliseconds) { [weak self] in self?.finish() }
+        pending = (present, deadline)
+    }
+
+    func finish() {
+        guard let pending else { return }
+        self.pending = nil
+        pending.deadline.cancel()
+        pending.present()
+    }
+
+    func cancel() {
+        pending?.deadline.cancel()
+        pending = nil
+    }
+}

@@ -1,0 +1,79 @@
+"""Opening an album from the map: the pin under the pointer gets its album ready (its rows and pictures read
+from disk, nothing downloaded), so the click that follows shows the album whole in its first frame."""
+
+from __future__ import annotations
+
+import re
+import time
+
+from harness.accessibility import AccessibleApp
+from test_album import LOADING, drop_album_pin, tile_names, wait_for_complete_album
+
+
+def painted(log: str, pin_id: int) -> list[tuple[int, int]]:
+    """Each frame that drew the album's grid after photos were shown: (photos shown, photos in the album)."""
+    return [(int(shown), int(total))
+            for shown, total in re.findall(rf"album {pin_id}: photos painted, ([0-9]+) of ([0-9]+)", log)]
+
+
+def shown_from_disk(log: str, pin_id: int) -> int:
+    return len(re.findall(rf"album {pin_id}: photo shown \(read from its thumbnail\)", log))
+
+
+def downloaded_album(make_app, user) -> tuple:
+    """An app (trace log) with one album downloaded, then quit; returns it, the pin, its head and its photos."""
+    app = make_app(extra_environment={"VIRTUAL_TOURIST_LOG": "trace"}).start()
+    accessible = AccessibleApp()
+    pin, head = drop_album_pin(app, user, accessible)
+    user.click(*head)
+    photos = wait_for_complete_album(app, accessible, pin[0])
+    assert app.quit() == 0
+    return app, pin, head, photos
+
+
+def test_the_pin_under_the_pointer_gets_its_album_ready_and_a_click_shows_it_whole(make_app, flickr, user,
+                                                                                   screenshot):
+    app, pin, head, photos = downloaded_album(make_app, user)
+    requests_before = len(flickr.requests())
+    app.start()
+    accessible = AccessibleApp()
+    time.sleep(1)
+    user.mousemove(head[0] + 80, head[1] + 80)  # on the map, off the pin
+    start = len(app.log_text())
+    user.mousemove(*head)
+    app.wait_until(lambda: f"album {pin[0]}: made ready" in app.log_text()[start:], 5,
+                   "the album of the pin under the pointer was made ready")
+    app.wait_until(lambda: shown_from_disk(app.log_text()[start:], pin[0]) == len(photos), 5,
+                   "its photos were read from disk before any click")
+    assert painted(app.log_text()[start:], pin[0]) == [], "nothing of the album was drawn: it is behind the map"
+    assert not accessible.exists("Back", "push button"), "the map is still on screen"
+
+    clicked = len(app.log_text())
+    user.click_in_place()
+    accessible.find("Back", "push button")
+    frames = app.wait_until(lambda: painted(app.log_text()[clicked:], pin[0]), 5, "the album was drawn")
+    screenshot("opened whole")
+    assert frames[0] == (len(photos), len(photos)), f"the album's first frame shows every photo: {frames}"
+    assert shown_from_disk(app.log_text()[clicked:], pin[0]) == 0, "no photo came in after the click"
+    names = tile_names(accessible)
+    assert len(names) == len(photos) and LOADING not in names, names
+    assert len(flickr.requests()) == requests_before, "pointing at a pin and opening its album asked for nothing"
+
+
+def test_an_album_opened_with_no_pointer_on_its_pin_comes_on_screen_whole(make_app, flickr, user, screenshot):
+    """From My Places (the keyboard): nothing foretold the opening, so the page waits for its photos (briefly)
+    rather than showing a frame of empty squares."""
+    app, pin, head, photos = downloaded_album(make_app, user)
+    app.start()
+    accessible = AccessibleApp()
+    time.sleep(1)
+    user.park_pointer()
+    app.key("F9")  # My Places, the keyboard in its list (the first place selected)
+    app.wait_until(lambda: accessible.exists("1 place", "label"), 10, "My Places lists the pin")
+    start = len(app.log_text())
+    app.key("Return")
+    accessible.find("Back", "push button")
+    frames = app.wait_until(lambda: painted(app.log_text()[start:], pin[0]), 5, "the album was drawn")
+    screenshot("opened from my places")
+    assert f"album {pin[0]}: made ready" not in app.log_text()[start:]
+    assert frames[0] == (len(photos), len(photos)), f"the album's first frame shows every photo: {frames}"
