@@ -148,12 +148,13 @@ def one_round(display: str, tiles: TileServer, user: UserInput) -> tuple[float, 
         clicks = TimedClicks(display)
         try:
             # As a hand does: the pointer comes to rest on the pin (50 ms), then clicks.
+            restarted = time.monotonic()
             app.start()
             time.sleep(1.0)
             user.mousemove(x, y - 12)
             opened = clicks.click()
             reopened, _ = wait_all_painted(app, after=opened)
-            kept = thumbnails_read(app, opened, reopened)
+            kept = thumbnails_read(app, restarted, reopened)  # read as the pointer came, or after the click
             app.stop()
             # The pointer, on the map already, arrives on the pin and clicks in the same instant: nothing of the
             # click is foreseen.
