@@ -44,8 +44,6 @@ final class AlbumPage {
     private var contentsArrived = false
     /// The page is asked for (`show` until `hide`), not just made ready behind the map.
     private var isPresented = false
-    /// The page is on screen (or about to be: `present` was called).
-    private var isOnScreen = false
 
     /// Opens the Preferences dialog (the window owns it).
     var onShowPreferences: (() -> Void)?
@@ -157,7 +155,6 @@ final class AlbumPage {
         albums.ensureAlbum(ofPin: pinID)
         let onScreen = { [weak self] in
             guard let self else { return }
-            self.isOnScreen = true
             if !self.contentsArrived { self.render() } // as it is: still being read
             present()
         }
@@ -173,6 +170,9 @@ final class AlbumPage {
     static let readyWait: UInt32 = 100
 
     private let presentation = PresentationWait()
+
+    /// The page is on screen (or going on it: `present` is being called), not waiting to be whole.
+    private var isOnScreen: Bool { isPresented && !presentation.isWaiting }
 
     /// Its rows are here, and no tile is still reading its photo's picture.
     private var isWhole: Bool { contentsArrived && !grid.isReadingPictures }
@@ -243,7 +243,6 @@ final class AlbumPage {
     /// The page is hidden: make pending photo deletions final.
     func hide() {
         isPresented = false
-        isOnScreen = false
         presentation.cancel()
         finishPendingDeletions()
     }

@@ -96,10 +96,9 @@ final class MainWindow {
             pins.onNamesChanged = { [weak self] in self?.showAlbumTitle() }
             namer = context.namer
             pins.onOpen = { [weak self] mark in self?.openAlbum(mark) }
-            // A pointer on a pin usually clicks it: its album on disk is made ready, so it opens whole.
-            pins.onHover = { [weak self] mark in
-                if self?.openMark == nil { self?.albumPage?.prepare(pinID: mark.key) }
-            }
+            // A pointer on a pin usually clicks it: its album on disk is made ready (the page itself declines
+            // while it is on screen), so it opens whole.
+            pins.onHover = { [weak album] mark in album?.prepare(pinID: mark.key) }
             page.pinLayer = pins.pinLayer
             self.pins = pins
             sidebar.untitled = { [weak pins] place in
@@ -171,17 +170,13 @@ final class MainWindow {
     private func openAlbum(_ mark: PinMark) {
         guard let albumPage else { return }
         if let namer { Task { await namer.want(mark.key) } } // its best name first
-        opening = mark
-        // The page comes on screen whole (its photos read from disk), or after 100 ms as it is.
+        // The page comes on screen whole (its photos read from disk), or after 100 ms as it is; only the album
+        // asked for last, and never after the map came back (the page drops a wait it no longer needs).
         albumPage.show(pinID: mark.key) { [weak self] in
-            guard let self, self.lifetime.isAlive, self.opening?.key == mark.key else { return }
-            self.opening = nil
+            guard let self, self.lifetime.isAlive else { return }
             self.presentAlbum(mark)
         }
     }
-
-    /// The album asked for last, while it gets ready to be shown.
-    private var opening: PinMark?
 
     private func presentAlbum(_ mark: PinMark) {
         guard let albumPage else { return }
@@ -207,7 +202,6 @@ final class MainWindow {
 
     private func showMap() {
         openMark = nil
-        opening = nil
         albumPage?.hide()
         gtk_stack_set_visible_child_name(stack.cast(), "map")
         gtk_header_bar_set_title(headerBar.cast(), AppInfo.name)
