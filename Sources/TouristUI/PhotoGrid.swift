@@ -87,19 +87,15 @@ final class PhotoGrid {
         applyPendingFocus()
     }
 
-    /// Pictures read with the album (`AlbumSnapshot`), for the tiles of the next `sync` to show at once.
+    /// Pictures read with the album (`AlbumSnapshot`), for the tiles of the `sync` under way to show at once.
     private var offered: [String: PhotoPicture] = [:]
 
-    /// Brings the grid in line with `photos` as `sync` does, its tiles showing `pictures` (by photo file) at once.
-    func sync(_ photos: [Photo], failed: Set<Int64>, pictures: [String: PhotoPicture]) {
+    /// Brings the grid in line with the album: removed photos go (the rest flow up), new ones come
+    /// in at their place as placeholders, and each tile shows its photo once its file is there (at once
+    /// if `pictures`, by photo file, has its picture).
+    func sync(_ photos: [Photo], failed: Set<Int64>, pictures: [String: PhotoPicture] = [:]) {
         offered = pictures
         defer { offered = [:] } // what no tile took is not kept
-        sync(photos, failed: failed)
-    }
-
-    /// Brings the grid in line with the album: removed photos go (the rest flow up), new ones come
-    /// in at their place as placeholders, and each tile shows its photo once its file is there.
-    func sync(_ photos: [Photo], failed: Set<Int64>) {
         let ids = Set(photos.compactMap(\.id))
         for (id, tile) in tiles where !ids.contains(id) {
             if gtk_widget_has_focus(tile.child) != 0 && focusIndexAfterRemoval == nil {
