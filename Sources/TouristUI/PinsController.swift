@@ -231,29 +231,29 @@ final class PinsController {
         }
     }
 
-    private func activate(_ mark: PinMark) {
+    /// `mark` under its stored key, or nil while it is still being saved (a dropped pin's mark has a
+    /// placeholder key until its row is written).
+    private func saved(_ mark: PinMark) -> PinMark? {
         let mark = layer.resolved(mark)
-        guard mark.key > 0 else { return } // still being saved
-        onOpen?(mark)
+        return mark.key > 0 ? mark : nil
+    }
+
+    private func activate(_ mark: PinMark) {
+        if let mark = saved(mark) { onOpen?(mark) }
     }
 
     private func hovered(_ mark: PinMark) {
-        let mark = layer.resolved(mark)
-        guard mark.key > 0 else { return }
-        onHover?(mark)
+        if let mark = saved(mark) { onHover?(mark) }
     }
 
     private func showMenu(for mark: PinMark, event: UnsafeMutablePointer<GdkEvent>) {
-        let mark = layer.resolved(mark)
-        guard mark.key > 0 else { return }
-        menu.popup(for: mark, event: event)
+        if let mark = saved(mark) { menu.popup(for: mark, event: event) }
     }
 
     // MARK: Delete and undo
 
     func delete(_ mark: PinMark) {
-        let id = layer.resolved(mark).key
-        guard id > 0 else { return }
+        guard let id = saved(mark)?.key else { return }
         layer.forget(id)
         onDeleted?(id) // the album service sees the deletion in the store and stops its downloads
         writer.perform({ store in try store.deletePinForUndo(id: id) }) { [weak self] result in
