@@ -47,16 +47,23 @@ let package = Package(
         // The osm-gps-map widget as both apps use it: tile source, pin layer, pin images, gestures. No store.
         .target(name: "MapView", dependencies: ["CGtk", "COsmGpsMap", "CShims", "GLibSwift", "PinClusters", "MapTiles",
                                                .product(name: "Logging", package: "swift-log")]),
+        // The apps' one HTTP stack (AsyncHTTPClient): a client per proxy, the environment's proxies and trust roots,
+        // whole-body GETs with a deadline, failures a person can act on. No GTK, no app types.
+        .target(name: "WebAccess", dependencies: [.product(name: "AsyncHTTPClient", package: "async-http-client"),
+                                                  .product(name: "NIOCore", package: "swift-nio"),
+                                                  .product(name: "NIOHTTP1", package: "swift-nio"),
+                                                  .product(name: "NIOPosix", package: "swift-nio"),
+                                                  .product(name: "NIOSSL", package: "swift-nio-ssl")]),
         // Map tiles without GTK: tile maths, the disk cache and its staleness, fetching, the built-in world basemap.
-        .target(name: "MapTiles", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "MapTiles", dependencies: ["WebAccess", .product(name: "GRDB", package: "GRDB.swift")]),
         // Pin clusters per zoom level (the supercluster approach: a k-d tree per level). Pure Swift: no GTK, no store.
         .target(name: "PinClusters"),
         // Place names and search: libgeonames offline, Nominatim online, one rate limiter. No GTK.
-        .target(name: "Places", dependencies: ["CGeonames", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "Places", dependencies: ["CGeonames", "WebAccess", .product(name: "Logging", package: "swift-log")]),
         // The model: pins, photos, viewport; migrations; photo files on disk. No GTK.
         .target(name: "TouristStore", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
         // The Flickr API: requests, decoding, errors, paging, downloads. No GTK, no store.
-        .target(name: "FlickrClient", dependencies: [.product(name: "Logging", package: "swift-log"),
+        .target(name: "FlickrClient", dependencies: ["WebAccess", .product(name: "Logging", package: "swift-log"),
                                                      .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                                      .product(name: "NIOCore", package: "swift-nio"),
                                                      .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -80,7 +87,7 @@ let package = Package(
         // A Flickr-compatible HTTP server (Python) and helpers shared by the client and album tests.
         .target(name: "FlickrTestSupport", dependencies: [.product(name: "Logging", package: "swift-log")],
                 path: "Tests/FlickrTestSupport", resources: [.copy("Server")]),
-        .testTarget(name: "FlickrClientTests", dependencies: ["FlickrClient", "FlickrTestSupport"]),
+        .testTarget(name: "FlickrClientTests", dependencies: ["FlickrClient", "FlickrTestSupport", "WebAccess"]),
         .testTarget(name: "TouristAlbumsTests", dependencies: ["TouristAlbums", "FlickrClient", "TouristStore",
                                                                "FlickrTestSupport"]),
         .testTarget(name: "GLibSwiftTests", dependencies: ["GLibSwift", "CGtk"]),
@@ -137,10 +144,10 @@ let package = Package(
                     dependencies: ["StudentLocations", "OnTheMapAPI", "OnTheMapServer", "ServerTestSupport"]),
         // libgeonames for real; Nominatim through a local Nominatim-compatible server (Python); also the pin
         // namer, which uses both.
-        .testTarget(name: "PlacesTests", dependencies: ["Places", "TouristPlaces", "TouristStore"],
+        .testTarget(name: "PlacesTests", dependencies: ["Places", "TouristPlaces", "TouristStore", "WebAccess"],
                     resources: [.copy("Server")]),
         .testTarget(name: "PinClustersTests", dependencies: ["PinClusters"]),
-        .testTarget(name: "MapTilesTests", dependencies: ["MapTiles", "FlickrTestSupport",
+        .testTarget(name: "MapTilesTests", dependencies: ["MapTiles", "FlickrTestSupport", "WebAccess",
                                                         .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "OnTheMapUITests", dependencies: ["OnTheMapUI", "MapView", "StudentLocations"]),
     ],

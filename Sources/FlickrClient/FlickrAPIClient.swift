@@ -1,10 +1,9 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Logging
+import WebAccess
 
-/// The live `FlickrSearching`: `flickr.photos.search` over URLSession.
+/// The live `FlickrSearching`: `flickr.photos.search` through the app's HTTP stack (`WebClient`), with the
+/// proxies and trust roots photo downloads use.
 public final class FlickrAPIClient: FlickrSearching {
     public static let searchMethod = "flickr.photos.search"
     /// Sizes and fields every search asks for.
@@ -12,7 +11,7 @@ public final class FlickrAPIClient: FlickrSearching {
 
     public let configuration: FlickrConfiguration
     private let apiKey: @Sendable () -> FlickrAPIKey?
-    private let session: URLSession
+    private let web: WebClient
     private let logger: Logger
 
     /// - Parameter apiKey: asked before every search, so a key changed in Preferences applies at once.
@@ -21,14 +20,7 @@ public final class FlickrAPIClient: FlickrSearching {
         self.configuration = configuration
         self.apiKey = apiKey
         self.logger = logger
-        let sessionConfiguration = URLSessionConfiguration.ephemeral
-        sessionConfiguration.timeoutIntervalForRequest = URLSession.backstop(for: configuration.searchTimeout)
-        sessionConfiguration.timeoutIntervalForResource = URLSession.backstop(for: configuration.searchTimeout)
-        sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        sessionConfiguration.urlCache = nil
-        sessionConfiguration.httpCookieStorage = nil
-        sessionConfiguration.httpShouldSetCookies = false
-        session = URLSession(configuration: sessionConfiguration)
+        web = WebClient(trustRoots: configuration.trustRoots, proxies: configuration.proxies)
     }
 
     /// Resolves the key with `keyResolver` before every search.
@@ -45,7 +37,7 @@ public final class FlickrAPIClient: FlickrSearching {
     }
 
     deinit {
-        session.finishTasksAndInvalidate()
+        web.shutdown()
     }
 
     public func searchPhotos(_ query: FlickrSearchQuery) async throws(FlickrError) -> FlickrSearchPage {
@@ -53,20 +45,20 @@ public final class FlickrAPIClient: FlickrSearching {
             logger.warning("Flickr search not sent: no API key")
             throw .missingAPIKey
         }
-        let request = try searchRequest(for: query, apiKey: key)
+        let url = try searchURL(for: query, apiKey: key)
         let perPage = query.perPage ?? configuration.albumSize
-        let logged = request.url.map(Redaction.redactedDescription(of:)) ?? "?"
-        logger.debug("Flickr search", metadata: ["request": "GET \(logged)"])
+        logger.debug("Flickr search", metadata: ["request": "GET \(Redaction.redactedDescription(of: url))"])
 
-        let host = request.url?.host ?? "Flickr"
+        let host = url.host ?? "Flickr"
         let body: Data
         do {
             if Task.isCancelled { throw CancellationError() }
-            let (data, response) = try await session.data(for: request, timeout: configuration.searchTimeout)
-            guard (200..<300).contains(response.statusCode) else { throw FlickrError.httpStatus(response.statusCode) }
-            body = data
+            let headers = [("Accept", "application/json"), ("User-Agent", configuration.userAgent)]
+            let response = try await web.get(url, headers: headers, timeout: configuration.searchTimeout)
+            guard (200..<300).contains(response.status) else { throw FlickrError.httpStatus(response.status) }
+            body = response.body
         } catch {
-            let failure = FlickrError.from(transportError: error, host: host)
+            let failure = FlickrError.from(clientError: error, host: host, proxy: configuration.proxies.proxy(for: url))
             log(failure)
             throw failure
         }
@@ -89,9 +81,9 @@ public final class FlickrAPIClient: FlickrSearching {
         }
     }
 
-    /// The GET request for `query`; throws for a search Flickr would refuse or an insecure endpoint,
+    /// The address to GET for `query`; throws for a search Flickr would refuse or an insecure endpoint,
     /// before anything is sent.
-    func searchRequest(for query: FlickrSearchQuery, apiKey: FlickrAPIKey) throws(FlickrError) -> URLRequest {
+    func searchURL(for query: FlickrSearchQuery, apiKey: FlickrAPIKey) throws(FlickrError) -> URL {
         try TransportSecurity.check(configuration.endpoint)
         let radius = query.radiusKilometers ?? configuration.radiusKilometers
         let perPage = query.perPage ?? configuration.albumSize
@@ -127,12 +119,7 @@ public final class FlickrAPIClient: FlickrSearching {
         guard let url = components.url else {
             throw .invalidEndpoint(Redaction.redactedDescription(of: configuration.endpoint))
         }
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData,
-                                 timeoutInterval: configuration.searchTimeout)
-        request.httpMethod = "GET"
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        HTTPHeaders.apply(to: &request, userAgent: configuration.userAgent)
-        return request
+        return url
     }
 
     private static let ownParameters: Set<String> = [

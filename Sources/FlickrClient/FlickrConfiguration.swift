@@ -1,4 +1,5 @@
 import Foundation
+import WebAccess
 
 /// Where Flickr is and how the client talks to it. Plain values; validate with `validate()`.
 public struct FlickrConfiguration: Sendable, Equatable {
@@ -7,7 +8,7 @@ public struct FlickrConfiguration: Sendable, Equatable {
     public static let endpointEnvironmentVariable = "VIRTUAL_TOURIST_FLICKR_URL"
     /// A PEM file of the certificate authorities photo downloads trust instead of the system's (OpenSSL's
     /// convention: a company's TLS proxy, a self-hosted mirror, a test server).
-    public static let trustRootsEnvironmentVariable = "SSL_CERT_FILE"
+    public static let trustRootsEnvironmentVariable = WebClient.trustRootsVariable
     /// Geo searches without a limiting agent only return the last 12 hours; 2000-01-01 lifts that.
     public static let defaultMinimumUploadDate = 946_684_800
     /// Flickr's maximum `per_page`. Its terms allow showing at most 30 photos per page.
@@ -37,10 +38,9 @@ public struct FlickrConfiguration: Sendable, Equatable {
     /// Image requests asked for at once, across all pins. Over HTTP/2 one connection carries them all, so
     /// a whole album goes at once; over HTTP/1.1 they wait for `maxConcurrentDownloads` connections.
     public var maxRequestsInFlight: Int
-    /// The certificate authorities photo downloads trust (a PEM file), or nil for the system's.
+    /// The certificate authorities searches and photo downloads trust (a PEM file), or nil for the system's.
     public var trustRoots: String?
-    /// The proxies photo downloads go through (`https_proxy`, `http_proxy`, `no_proxy`…); the search's
-    /// libcurl reads the same variables itself.
+    /// The proxies searches and photo downloads go through (`https_proxy`, `http_proxy`, `no_proxy`…).
     public var proxies: ProxySettings = .none
     /// Extra attempts after the first for transient download failures (time-out, connection lost, 5xx, 429).
     public var retryCount: Int

@@ -233,33 +233,4 @@ extension FlickrError {
         default: return .apiFailure(code: code, message: flickrMessage)
         }
     }
-
-    /// Maps whatever URLSession (or the code around it) threw.
-    static func from(transportError error: any Error, host: String) -> FlickrError {
-        if let flickrError = error as? FlickrError { return flickrError }
-        if error is CancellationError { return .cancelled }
-        guard let urlError = error as? URLError else {
-            // Any other error type comes from the file system or Foundation; keep only its kind.
-            return .connectionLost
-        }
-        switch urlError.code {
-        case .cancelled: return .cancelled
-        case .timedOut: return .timedOut
-        case .notConnectedToInternet, .dataNotAllowed, .internationalRoamingOff: return .offline
-        case .cannotConnectToHost: return .cannotConnect(host: host)
-        case .cannotFindHost, .dnsLookupFailed: return .hostNotFound(host: host)
-        case .networkConnectionLost, .badServerResponse, .cannotParseResponse, .resourceUnavailable:
-            return .connectionLost
-        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected,
-             .clientCertificateRequired:
-            return .secureConnectionFailed(host: host)
-        case .appTransportSecurityRequiresSecureConnection:
-            return .insecureEndpoint(host: host)
-        case .badURL, .unsupportedURL:
-            return .invalidEndpoint(host)
-        default:
-            return .connectionLost
-        }
-    }
 }

@@ -7,6 +7,7 @@ import Musl
 import Darwin
 #endif
 import Logging
+import WebAccess
 
 /// One image to fetch from `source` (a `url_*` of a search result).
 public struct PhotoDownloadRequest: Sendable, Hashable {

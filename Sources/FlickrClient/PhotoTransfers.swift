@@ -4,6 +4,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
+import WebAccess
 
 /// Limits on one photo request: how long it may go without a byte, how long it may take on the wire,
 /// how large its body may be. Waiting for a connection counts against none of them.
@@ -62,66 +63,30 @@ struct TransferResponse: Sendable {
 /// Not URLSession: on Linux it drives libcurl through dispatch sources and spent ~270 ms of CPU on 30
 /// small photos from a local server where this spends ~25 ms; on a 2-core machine that CPU came out of
 /// the album's own downloads, decodes and frames.
-final class PhotoTransfers: @unchecked Sendable {
-    // @unchecked: `clients` is guarded by `lock`; the rest is immutable.
-    private let baseConfiguration: HTTPClient.Configuration
-    private let proxies: ProxySettings
-    private let lock = NSLock()
-    /// One client per way out (direct, or each proxy), made when first needed: a client's proxy is fixed.
-    private var clients: [ProxySettings.Proxy?: HTTPClient] = [:]
+final class PhotoTransfers: Sendable {
+    private let web: WebClient
 
     /// - parameter trustRoots: a PEM file of the certificate authorities to trust instead of the system's
     ///   (`SSL_CERT_FILE`), or nil.
     /// - parameter connectionsPerHost: HTTP/1.1 connections to one server at most.
     /// - parameter proxies: which requests go through which proxy.
     init(trustRoots: String?, connectionsPerHost: Int, proxies: ProxySettings = .none) {
-        var tls = TLSConfiguration.makeClientConfiguration()
-        if let trustRoots { tls.trustRoots = .file(trustRoots) }
-        var configuration = HTTPClient.Configuration()
-        configuration.tlsConfiguration = tls
-        // A redirect is followed by the downloader, which checks where it goes (no plain http off loopback).
-        configuration.redirectConfiguration = .disallow
-        configuration.timeout = .init(connect: .seconds(10))
-        // Our retries decide, with their back-off and the photo's deadline; the pool would retry a refused
-        // connection until the deadline.
-        configuration.connectionPool.retryConnectionEstablishment = false
-        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(1, connectionsPerHost)
-        configuration.httpVersion = .automatic
-        baseConfiguration = configuration
-        self.proxies = proxies
-    }
-
-    private func client(through proxy: ProxySettings.Proxy?) -> HTTPClient {
-        lock.withLock {
-            if let client = clients[proxy] { return client }
-            var configuration = baseConfiguration
-            if let proxy {
-                switch proxy.kind {
-                case .http:
-                    let credentials = proxy.username.map {
-                        HTTPClient.Authorization.basic(username: $0, password: proxy.password ?? "")
-                    }
-                    configuration.proxy = .server(host: proxy.host, port: proxy.port, authorization: credentials)
-                case .socks5:
-                    configuration.proxy = .socksServer(host: proxy.host, port: proxy.port)
-                }
-            }
-            // One event loop: the pool keeps an HTTP/2 connection per server and event loop. To a new server
-            // it opens one connection and learns from its TLS handshake whether it speaks HTTP/2 before it
-            // opens more (HTTP/1.1).
-            let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton.next(),
-                                    configuration: configuration)
-            clients[proxy] = client
-            return client
+        // One event loop: the pool keeps an HTTP/2 connection per server and event loop. To a new server it
+        // opens one connection and learns from its TLS handshake whether it speaks HTTP/2 before it opens
+        // more (HTTP/1.1).
+        web = WebClient(trustRoots: trustRoots, proxies: proxies,
+                        eventLoopGroup: MultiThreadedEventLoopGroup.singleton.next()) { configuration in
+            // A redirect is followed by the downloader, which checks where it goes (no plain http off loopback).
+            // (A refused connection is not retried by the pool either: our retries decide, with their back-off
+            // and the photo's deadline.)
+            configuration.redirectConfiguration = .disallow
+            configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(1, connectionsPerHost)
         }
     }
 
     /// Closes the connections. Not waited for: requests still running end with an error.
     func invalidate() {
-        let all = lock.withLock { Array(clients.values) }
-        Task {
-            for client in all { try? await client.shutdown() }
-        }
+        web.shutdown()
     }
 
     /// The response to a GET of `url`, its body whole, or the reason there is none: `FlickrError.stalled`,
@@ -131,7 +96,7 @@ final class PhotoTransfers: @unchecked Sendable {
                clock: PhotoClock) async throws -> TransferResponse {
         let request = try HTTPClient.Request(url: url, method: .GET, headers: NIOHTTP1.HTTPHeaders(headers))
         let receiver = PhotoResponse(maxBytes: limits.maxBytes, clock: clock)
-        let task = client(through: proxies.proxy(for: url))
+        let task = web.client(for: url).client
             .execute(request: request, delegate: receiver, eventLoop: .indifferent)
         let watchdog = Task {
             if let problem = await receiver.watch(stallTimeout: limits.stallTimeout) { task.fail(reason: problem) }
@@ -221,49 +186,20 @@ private final class PhotoResponse: HTTPClientResponseDelegate, @unchecked Sendab
 }
 
 extension FlickrError {
-    /// Maps what AsyncHTTPClient, SwiftNIO or NIOSSL threw (and anything else through `from(transportError:)`).
-    /// Through a proxy, not reaching it, or being turned away by it, is the proxy's failure.
+    /// Maps what AsyncHTTPClient, SwiftNIO or NIOSSL threw; a `FlickrError` stays as it is. Through a proxy,
+    /// not reaching it, or being turned away by it, is the proxy's failure.
     static func from(clientError error: any Error, host: String, proxy: ProxySettings.Proxy? = nil) -> FlickrError {
-        if let proxy {
-            switch error {
-            case let error as HTTPClientError where [.proxyAuthenticationRequired, .invalidProxyResponse,
-                                                     .httpProxyHandshakeTimeout, .socksHandshakeTimeout].contains(error):
-                return .proxyFailed(proxy: proxy.description)
-            case is NIOConnectionError, is SocketAddressError:
-                return .proxyFailed(proxy: proxy.description)
-            case let error as IOError where [ECONNREFUSED, EHOSTUNREACH, ETIMEDOUT].contains(error.errnoCode):
-                return .proxyFailed(proxy: proxy.description)
-            default:
-                break
-            }
-        }
-        switch error {
-        case let error as HTTPClientError:
-            switch error {
-            case .cancelled: return .cancelled
-            case .deadlineExceeded, .readTimeout, .writeTimeout, .connectTimeout, .tlsHandshakeTimeout,
-                 .getConnectionFromPoolTimeout:
-                return .timedOut
-            case .invalidURL, .emptyHost, .emptyScheme: return .invalidEndpoint(host)
-            default: return .connectionLost
-            }
-        case let error as NIOConnectionError:
-            let nameFailed = error.dnsAError != nil || error.dnsAAAAError != nil
-            return nameFailed && error.connectionErrors.isEmpty ? .hostNotFound(host: host) : .cannotConnect(host: host)
-        case is SocketAddressError:
-            return .hostNotFound(host: host)
-        case let error as IOError:
-            switch error.errnoCode {
-            case ECONNREFUSED, EHOSTUNREACH, ETIMEDOUT: return .cannotConnect(host: host)
-            case ENETUNREACH, ENETDOWN: return .offline
-            default: return .connectionLost
-            }
-        case ChannelError.connectTimeout:
-            return .timedOut
-        case is NIOSSLError, is BoringSSLError, is NIOSSLExtraError:
-            return .secureConnectionFailed(host: host)
-        default:
-            return from(transportError: error, host: host)
+        if let flickrError = error as? FlickrError { return flickrError }
+        switch WebFailure(error, proxy: proxy) {
+        case .cancelled: return .cancelled
+        case .timedOut: return .timedOut
+        case .hostNotFound: return .hostNotFound(host: host)
+        case .cannotConnect: return .cannotConnect(host: host)
+        case .offline: return .offline
+        case .secureConnectionFailed: return .secureConnectionFailed(host: host)
+        case .invalidAddress: return .invalidEndpoint(host)
+        case .proxyFailed(let proxy): return .proxyFailed(proxy: proxy.description)
+        case .tooLarge, .connectionLost: return .connectionLost
         }
     }
 }

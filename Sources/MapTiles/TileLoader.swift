@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import WebAccess
 
 /// Keeps the disk cache filled for the tiles the map shows: fetches missing and stale tiles (a few at a time,
 /// nearest the centre first), drops fetches for tiles no longer in view, and puts basemap stand-ins where a tile
@@ -31,6 +29,10 @@ public final class TileLoader: @unchecked Sendable {
         public var userAgent: String
         public var concurrentFetches = 4
         public var timeout: TimeInterval = 20
+        /// How tiles are fetched: the proxies and trust roots of the process's environment unless told otherwise.
+        public var web: WebClient = .environment
+        /// A tile larger than this is not a tile.
+        public var maxTileBytes = 4 << 20
 
         public init(template: TileURLTemplate, cache: TileCache, basemap: @escaping @Sendable () -> URL?,
                     userAgent: String) {
@@ -44,11 +46,13 @@ public final class TileLoader: @unchecked Sendable {
     private let configuration: Configuration
     private let onEvent: @Sendable (Event) -> Void
     private let queue = DispatchQueue(label: "map-tiles", qos: .userInitiated)
-    private let session: URLSession
 
     private var wanted: Set<TileID> = []
     private var pending: [TileID] = []
-    private var inFlight: [TileID: URLSessionDataTask] = [:]
+    /// Fetches on the wire, each with a number of its own, so the answer of a fetch cancelled and started
+    /// again is not taken for the new one's.
+    private var inFlight: [TileID: (fetch: Int, transfer: WebClient.Transfer?)] = [:]
+    private var fetchesStarted = 0
     private var unreachable = false
     private var basemapState: BasemapState = .notOpened
 
@@ -61,15 +65,14 @@ public final class TileLoader: @unchecked Sendable {
     public init(_ configuration: Configuration, onEvent: @escaping @Sendable (Event) -> Void) {
         self.configuration = configuration
         self.onEvent = onEvent
-        let sessionConfiguration = URLSessionConfiguration.ephemeral
-        sessionConfiguration.urlCache = nil // the tile folder is the cache
-        sessionConfiguration.httpMaximumConnectionsPerHost = configuration.concurrentFetches
-        sessionConfiguration.timeoutIntervalForRequest = configuration.timeout
-        session = URLSession(configuration: sessionConfiguration)
+        // The first fetch would otherwise also pay for setting up the client (its event loops, its pool) while
+        // the map waits; done here, off the main thread, it overlaps the window's own start.
+        let (web, first) = (configuration.web, configuration.template.url(for: TileID(zoom: 0, x: 0, y: 0)))
+        queue.async { if let first { web.prepare(for: first) } }
     }
 
     deinit {
-        session.invalidateAndCancel()
+        for (_, fetch) in inFlight { fetch.transfer?.cancel() }
     }
 
     /// The tiles the map shows now, most wanted first. Replaces the previous list: fetches for tiles no longer in
@@ -85,7 +88,7 @@ public final class TileLoader: @unchecked Sendable {
         queue.async {
             self.wanted = []
             self.pending = []
-            for task in self.inFlight.values { task.cancel() }
+            for fetch in self.inFlight.values { fetch.transfer?.cancel() }
             self.inFlight = [:]
         }
     }
@@ -97,8 +100,8 @@ public final class TileLoader: @unchecked Sendable {
 
     private func update(_ tiles: [TileID], probe: Bool) {
         wanted = Set(tiles)
-        for (tile, task) in inFlight where !wanted.contains(tile) {
-            task.cancel()
+        for (tile, fetch) in inFlight where !wanted.contains(tile) {
+            fetch.transfer?.cancel()
             inFlight[tile] = nil
         }
         pending = []
@@ -125,32 +128,39 @@ public final class TileLoader: @unchecked Sendable {
             let tile = pending.removeFirst()
             guard wanted.contains(tile), inFlight[tile] == nil else { continue }
             guard let url = configuration.template.url(for: tile) else { continue }
-            var request = URLRequest(url: url)
-            request.setValue(configuration.userAgent, forHTTPHeaderField: "User-Agent")
-            let task = session.dataTask(with: request) { [weak self] data, response, error in
+            fetchesStarted += 1
+            let fetch = fetchesStarted
+            // Its answer comes back through the queue, so it finds the fetch recorded below.
+            let transfer = configuration.web.start(url, headers: [("User-Agent", configuration.userAgent)],
+                                                   timeout: configuration.timeout,
+                                                   maxBytes: configuration.maxTileBytes) { [weak self] result in
                 guard let self else { return }
-                let status = (response as? HTTPURLResponse)?.statusCode
-                self.queue.async { self.finished(tile, data: data, status: status, error: error) }
+                self.queue.async { self.finished(tile, fetch: fetch, result) }
             }
-            inFlight[tile] = task
-            task.resume()
+            inFlight[tile] = (fetch, transfer)
         }
     }
 
-    private func finished(_ tile: TileID, data: Data?, status: Int?, error: Error?) {
-        guard inFlight[tile] != nil else { return } // cancelled: no longer in view
+    private func finished(_ tile: TileID, fetch: Int, _ result: Result<WebResponse, WebFailure>) {
+        guard inFlight[tile]?.fetch == fetch else { return } // cancelled: no longer in view
         inFlight[tile] = nil
         defer { startFetches() }
-        if let error {
-            if (error as? URLError)?.code == .cancelled { return }
+        let response: WebResponse
+        switch result {
+        case .failure(.cancelled):
+            return
+        case .failure(let failure):
             if !unreachable {
                 unreachable = true
-                onEvent(.unreachable(error.localizedDescription))
+                onEvent(.unreachable(failure.description))
             }
             putStandInIfMissing(tile)
             return
+        case .success(let answer):
+            response = answer
         }
-        guard let status, (200..<300).contains(status), let data, Self.looksLikeAnImage(data) else {
+        let data = response.body
+        guard (200..<300).contains(response.status), Self.looksLikeAnImage(data) else {
             // The server answered (it is reachable) but has no such tile, or sent something that is not an
             // image (an error page with 200): the basemap is better than white, and nothing bad is cached.
             putStandInIfMissing(tile)

@@ -1,8 +1,16 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Logging
+import WebAccess
+
+/// A GET to Nominatim: its address and headers.
+public struct GeocoderRequest: Sendable {
+    public var url: URL
+    public var headers: [(String, String)]
+
+    public func value(forHTTPHeaderField name: String) -> String? {
+        headers.first { $0.0.caseInsensitiveCompare(name) == .orderedSame }?.1
+    }
+}
 
 /// Finds addresses and places through a Nominatim server (`/search?format=jsonv2`), within
 /// OpenStreetMap's usage policy: an identifying User-Agent, at most one request per second for the
@@ -11,7 +19,8 @@ public final class NominatimGeocoder: Sendable {
     /// The server's base address, e.g. `https://nominatim.openstreetmap.org/`.
     public let endpoint: URL
     private let userAgent: String
-    private let session: URLSession
+    private let timeout: TimeInterval
+    private let web: WebClient
     private let limiter: RequestRateLimiter
     private let cache = SearchCache()
     private let logger: Logger
@@ -21,12 +30,15 @@ public final class NominatimGeocoder: Sendable {
     public static let requestTimeout: TimeInterval = 10
 
     /// `userAgent` names the app and a contact, e.g. "OnTheMap/0.1 (+https://github.com/virtualtourist)":
-    /// the public server refuses stock agents.
-    public init(endpoint: URL, userAgent: String, session: URLSession = NominatimGeocoder.makeSession(),
-                limiter: RequestRateLimiter = .shared, logger: Logger = Logger(label: "places.nominatim")) {
+    /// the public server refuses stock agents. `timeout` bounds each request whole; `web` is how it goes out
+    /// (the environment's proxies and trust roots unless told otherwise).
+    public init(endpoint: URL, userAgent: String, timeout: TimeInterval = NominatimGeocoder.requestTimeout,
+                web: WebClient = .environment, limiter: RequestRateLimiter = .shared,
+                logger: Logger = Logger(label: "places.nominatim")) {
         self.endpoint = endpoint
         self.userAgent = userAgent
-        self.session = session
+        self.timeout = timeout
+        self.web = web
         self.limiter = limiter
         self.logger = logger
     }
@@ -41,16 +53,6 @@ public final class NominatimGeocoder: Sendable {
         }
         return (defaultEndpoint, "\(variable)=\(value) is not an http(s) address; "
                     + "using \(defaultEndpoint.absoluteString).")
-    }
-
-    /// An ephemeral session with the 10 s time-out and no HTTP cache (answers are cached per query here).
-    public static func makeSession() -> URLSession {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = requestTimeout
-        configuration.timeoutIntervalForResource = requestTimeout * 2
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        return URLSession(configuration: configuration)
     }
 
     /// Up to `limit` places for `query`, best first; empty when Nominatim knows none.
@@ -69,7 +71,7 @@ public final class NominatimGeocoder: Sendable {
     }
 
     /// The request `search` sends (exposed for tests and logs).
-    public func request(for query: String, limit: Int) -> URLRequest {
+    public func request(for query: String, limit: Int) -> GeocoderRequest {
         request(path: "search", items: [
             URLQueryItem(name: "q", value: query.trimmingCharacters(in: .whitespacesAndNewlines)),
             URLQueryItem(name: "format", value: "jsonv2"),
@@ -98,7 +100,7 @@ public final class NominatimGeocoder: Sendable {
     }
 
     /// The request `reverse` sends. Zoom 14 asks for the neighbourhood, not the house.
-    public func reverseRequest(latitude: Double, longitude: Double) -> URLRequest {
+    public func reverseRequest(latitude: Double, longitude: Double) -> GeocoderRequest {
         request(path: "reverse", items: [
             URLQueryItem(name: "lat", value: String(format: "%.6f", latitude)),
             URLQueryItem(name: "lon", value: String(format: "%.6f", longitude)),
@@ -109,49 +111,36 @@ public final class NominatimGeocoder: Sendable {
     }
 
     /// `path` under the endpoint (or the endpoint itself when it already names it), with `items` as its
-    /// query, the time-out and the identifying User-Agent.
-    private func request(path: String, items: [URLQueryItem]) -> URLRequest {
+    /// query and the identifying User-Agent.
+    private func request(path: String, items: [URLQueryItem]) -> GeocoderRequest {
         let base = endpoint.lastPathComponent == path ? endpoint : endpoint.appendingPathComponent(path)
         var components = URLComponents(url: base, resolvingAgainstBaseURL: false)!
         components.queryItems = items
         // URLComponents leaves "+" as is, which servers read as a space: "Paris+Texas" would lose its meaning.
         components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
-        return identified(URLRequest(url: components.url!, cachePolicy: .reloadIgnoringLocalCacheData,
-                                     timeoutInterval: Self.requestTimeout))
-    }
-
-    private func identified(_ plain: URLRequest) -> URLRequest {
-        var request = plain
-        request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        if let languages = Self.acceptLanguage() {
-            request.setValue(languages, forHTTPHeaderField: "Accept-Language")
-        }
-        return request
+        var headers = [("User-Agent", userAgent), ("Accept", "application/json")]
+        if let languages = Self.acceptLanguage() { headers.append(("Accept-Language", languages)) }
+        return GeocoderRequest(url: components.url!, headers: headers)
     }
 
     /// The body of a 200 answer, or the error a person can act on.
-    private func send(_ request: URLRequest, query: String) async throws -> Data {
-        let data: Data
-        let response: URLResponse
+    private func send(_ request: GeocoderRequest, query: String) async throws -> Data {
+        let response: WebResponse
         do {
-            (data, response) = try await session.data(for: request)
-        } catch let error as URLError where error.code == .cancelled {
-            throw CancellationError()
-        } catch let error as URLError {
-            logger.info("Nominatim request failed", metadata: ["code": "\(error.code.rawValue)", "host": "\(endpoint.host ?? "")"])
-            throw Self.isConnectivityProblem(error)
+            response = try await web.get(request.url, headers: request.headers, timeout: timeout)
+        } catch {
+            let failure = WebFailure(error, proxy: web.proxies.proxy(for: request.url))
+            if failure == .cancelled { throw CancellationError() }
+            logger.info("Nominatim request failed", metadata: ["reason": "\(failure)", "host": "\(endpoint.host ?? "")"])
+            throw failure.isConnectivityProblem
                 ? PlaceSearchError.geocoderUnreachable(query: query)
-                : PlaceSearchError.geocoderFailed(query: query, detail: "the connection failed: \(error.localizedDescription)")
+                : PlaceSearchError.geocoderFailed(query: query, detail: "the connection failed: \(failure)")
         }
-        guard let http = response as? HTTPURLResponse else {
-            throw PlaceSearchError.geocoderFailed(query: query, detail: "the answer was not HTTP")
+        guard response.status == 200 else {
+            logger.info("Nominatim answered with an error", metadata: ["status": "\(response.status)"])
+            throw PlaceSearchError.geocoderFailed(query: query, detail: Self.detail(forStatus: response.status))
         }
-        guard http.statusCode == 200 else {
-            logger.info("Nominatim answered with an error", metadata: ["status": "\(http.statusCode)"])
-            throw PlaceSearchError.geocoderFailed(query: query, detail: Self.detail(forStatus: http.statusCode))
-        }
-        return data
+        return response.body
     }
 
     private func fetch(_ query: String, limit: Int) async throws -> [Place] {
@@ -161,17 +150,6 @@ public final class NominatimGeocoder: Sendable {
             throw PlaceSearchError.geocoderFailed(query: query, detail: "its answer was not the expected JSON")
         }
         return Array(results.compactMap(\.place).prefix(limit))
-    }
-
-    /// Errors that mean "no way to the server right now" rather than "the server misbehaved".
-    static func isConnectivityProblem(_ error: URLError) -> Bool {
-        switch error.code {
-        case .notConnectedToInternet, .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .timedOut,
-             .networkConnectionLost, .internationalRoamingOff, .dataNotAllowed, .callIsActive:
-            return true
-        default:
-            return false
-        }
     }
 
     static func detail(forStatus status: Int) -> String {

@@ -4,7 +4,7 @@ import Foundation
 import Logging
 import XCTest
 
-/// Photo downloads through a real HTTP proxy (tinyproxy), chosen the way curl chooses it: `http_proxy`
+/// Photo downloads and searches through a real HTTP proxy (tinyproxy), chosen the way curl chooses it: `http_proxy`
 /// for plain addresses (the test server is plain http on loopback), `no_proxy` for those that go direct.
 /// Its log shows each tunnel (`CONNECT host:port`) it opened.
 final class PhotoDownloaderProxyTests: XCTestCase {
@@ -53,6 +53,21 @@ final class PhotoDownloaderProxyTests: XCTestCase {
         let forwarded = proxy.forwardedRequests()
         XCTAssertFalse(forwarded.isEmpty)
         XCTAssertEqual(Set(forwarded), ["CONNECT 127.0.0.1:\(server.port) HTTP/1.1"], "every connection went through the proxy")
+    }
+
+    func testSearchesGoThroughTheSameProxyAsPhotos() async throws {
+        var configuration = try FlickrConfiguration.fromEnvironment(["http_proxy": proxy.address], appVersion: "2.0")
+        configuration.endpoint = server.restURL
+        let client = FlickrAPIClient(configuration: configuration, apiKey: "test-key",
+                                     logger: Logger(label: "test.proxy") { _ in SwiftLogNoOpLogHandler() })
+
+        let page = try await client.searchPhotos(latitude: 48.8566, longitude: 2.3522)
+
+        XCTAssertFalse(page.photos.isEmpty)
+        let searches = try await server.log().searches
+        XCTAssertEqual(searches.count, 1)
+        XCTAssertEqual(Set(proxy.forwardedRequests()), ["CONNECT 127.0.0.1:\(server.port) HTTP/1.1"],
+                       "the search went through the proxy")
     }
 
     func testAHostInNoProxyGoesDirect() async throws {

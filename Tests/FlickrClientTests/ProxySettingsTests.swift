@@ -1,4 +1,5 @@
 import FlickrClient
+import WebAccess
 import Foundation
 import XCTest
 

@@ -1,5 +1,6 @@
 import FlickrTestSupport
 import Foundation
+import WebAccess
 import XCTest
 @testable import MapTiles
 
@@ -118,5 +119,25 @@ final class TileLoaderTests: XCTestCase {
         XCTAssertTrue(TileLoader.looksLikeAnImage(try Data(contentsOf: cache.fileURL(for: tile))))
         XCTAssertFalse(TileLoader.looksLikeAnImage(Data("<html>".utf8)))
         XCTAssertFalse(TileLoader.looksLikeAnImage(Data()))
+    }
+
+    func testTilesGoThroughTheProxyTheEnvironmentNames() async throws {
+        let server = try FlickrTestServer()
+        let proxy = try TestProxy()
+        defer { server.stop(); proxy.stop() }
+        let cache = TileCache(folder: folder)
+        var configuration = TileLoader.Configuration(
+            template: TileURLTemplate(server.baseURL.absoluteString + "/images/#Z_#X_#Y.jpg", maxZoom: 19),
+            cache: cache, basemap: { nil }, userAgent: "MapTilesTests/1")
+        configuration.web = WebClient(environment: ["http_proxy": proxy.address])
+        let loader = TileLoader(configuration) { _ in }
+        let tile = TileID(zoom: 3, x: 4, y: 2)
+
+        loader.show([tile])
+        waitFor { cache.state(of: tile) == .fresh }
+
+        XCTAssertEqual(cache.state(of: tile), .fresh)
+        XCTAssertEqual(Set(proxy.forwardedRequests()), ["CONNECT 127.0.0.1:\(server.port) HTTP/1.1"],
+                       "the tile came through the proxy")
     }
 }

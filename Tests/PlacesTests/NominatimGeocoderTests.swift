@@ -1,16 +1,13 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 @testable import Places
 import XCTest
 
 /// The Nominatim client against `nominatim_server.py` over real HTTP.
 final class NominatimGeocoderTests: NominatimServerTestCase {
     /// A geocoder with its own short limiter, so tests that don't check the spacing stay fast.
-    func makeGeocoder(endpoint: URL? = nil, session: URLSession = quickSession(),
+    func makeGeocoder(endpoint: URL? = nil, timeout: TimeInterval = quickTimeout,
                       limiter: RequestRateLimiter = RequestRateLimiter(minimumInterval: .milliseconds(10))) -> NominatimGeocoder {
-        NominatimGeocoder(endpoint: endpoint ?? server.endpoint, userAgent: testUserAgent, session: session, limiter: limiter)
+        NominatimGeocoder(endpoint: endpoint ?? server.endpoint, userAgent: testUserAgent, timeout: timeout, limiter: limiter)
     }
 
     func testAnAddressIsFoundWithCoordinatesParsedFromStrings() async throws {
@@ -43,12 +40,12 @@ final class NominatimGeocoderTests: NominatimServerTestCase {
 
     func testBothRequestsKeepAnEndpointThatAlreadyNamesTheirPath() {
         let search = NominatimGeocoder(endpoint: URL(string: "http://127.0.0.1:1/search")!, userAgent: "Test/1")
-        XCTAssertEqual(search.request(for: "Paris", limit: 3).url?.path, "/search")
+        XCTAssertEqual(search.request(for: "Paris", limit: 3).url.path, "/search")
         let reverse = NominatimGeocoder(endpoint: URL(string: "http://127.0.0.1:1/base/")!, userAgent: "Test/1")
         let request = reverse.reverseRequest(latitude: 48.8867, longitude: 2.3431)
-        XCTAssertEqual(request.url?.path, "/base/reverse")
+        XCTAssertEqual(request.url.path, "/base/reverse")
         XCTAssertEqual(request.value(forHTTPHeaderField: "User-Agent"), "Test/1")
-        XCTAssertTrue(request.url?.query?.contains("lat=48.886700") == true, request.url?.absoluteString ?? "")
+        XCTAssertTrue(request.url.query?.contains("lat=48.886700") == true, request.url.absoluteString)
     }
 
     func testTheRequestCarriesTheUserAgentFormatAndLimit() async throws {
@@ -167,7 +164,7 @@ final class NominatimGeocoderTests: NominatimServerTestCase {
     func testAServerThatDoesNotAnswerInTimeIsUnreachable() async throws {
         try await server.send("__fail?mode=slow&seconds=4")
         let started = Date()
-        await assertThrows(try await makeGeocoder(session: quickSession(timeout: 1)).search("Eiffel Tower")) { error in
+        await assertThrows(try await makeGeocoder(timeout: 1).search("Eiffel Tower")) { error in
             XCTAssertEqual(error, .geocoderUnreachable(query: "Eiffel Tower"))
         }
         XCTAssertLessThan(Date().timeIntervalSince(started), 3.5)
@@ -175,7 +172,7 @@ final class NominatimGeocoderTests: NominatimServerTestCase {
 
     func testCancellingASearchEndsItWithoutWaitingForTheServer() async throws {
         try await server.send("__fail?mode=slow&seconds=4")
-        let geocoder = makeGeocoder(session: quickSession(timeout: 8))
+        let geocoder = makeGeocoder(timeout: 8)
         let started = Date()
         let search = Task { try await geocoder.search("Eiffel Tower") }
         try await Task.sleep(for: .milliseconds(300))

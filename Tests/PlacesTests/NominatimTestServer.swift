@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+import FoundationNetworking // the test server's control requests
 #endif
 import XCTest
 
@@ -108,12 +108,7 @@ func refusedLocalPort() throws -> Int {
     return Int(UInt16(bigEndian: address.sin_port))
 }
 
-/// A short-timeout session, so unreachable-server tests stay quick.
-func quickSession(timeout: TimeInterval = 2) -> URLSession {
-    let configuration = URLSessionConfiguration.ephemeral
-    configuration.timeoutIntervalForRequest = timeout
-    configuration.urlCache = nil
-    return URLSession(configuration: configuration)
-}
+/// A short time-out, so unreachable-server tests stay quick.
+let quickTimeout: TimeInterval = 2
 
 let testUserAgent = "OnTheMapTests/0.1 (+https://github.com/virtualtourist)"

@@ -21,7 +21,7 @@ final class PinNamerTests: NominatimServerTestCase {
 
     private func makeNamer(_ database: AppDatabase, endpoint: URL? = nil, budget: Int = 50) -> PinNamer {
         let geocoder = NominatimGeocoder(endpoint: endpoint ?? server.endpoint, userAgent: testUserAgent,
-                                         session: quickSession(),
+                                         timeout: quickTimeout,
                                          limiter: RequestRateLimiter(minimumInterval: .milliseconds(10)))
         return PinNamer(database: database, online: geocoder, backgroundBudget: budget)
     }
@@ -76,7 +76,7 @@ final class PinNamerTests: NominatimServerTestCase {
         XCTAssertEqual(asked, 1, "paused after the failure instead of asking about pin after pin")
 
         let refused = NominatimGeocoder(endpoint: URL(string: "http://127.0.0.1:\(try refusedLocalPort())/")!,
-                                        userAgent: testUserAgent, session: quickSession(),
+                                        userAgent: testUserAgent, timeout: quickTimeout,
                                         limiter: RequestRateLimiter(minimumInterval: .milliseconds(10)))
         let unreachable = PinNamer(database: database, online: refused)
         await unreachable.pinsChanged()

@@ -8,7 +8,7 @@ final class PlaceFinderTests: NominatimServerTestCase {
 
     func makeFinder(endpoint: URL? = nil) -> PlaceFinder {
         let online = NominatimGeocoder(endpoint: endpoint ?? server.endpoint, userAgent: testUserAgent,
-                                       session: quickSession(),
+                                       timeout: quickTimeout,
                                        limiter: RequestRateLimiter(minimumInterval: .milliseconds(10)))
         return PlaceFinder(offline: cities, online: online)
     }

@@ -6,7 +6,7 @@ import XCTest
 /// nearest city from libgeonames.
 final class ReverseGeocodingTests: NominatimServerTestCase {
     private func makeGeocoder() -> NominatimGeocoder {
-        NominatimGeocoder(endpoint: server.endpoint, userAgent: testUserAgent, session: quickSession(),
+        NominatimGeocoder(endpoint: server.endpoint, userAgent: testUserAgent, timeout: quickTimeout,
                           limiter: RequestRateLimiter(minimumInterval: .milliseconds(10)))
     }
 
@@ -54,7 +54,7 @@ final class ReverseGeocodingTests: NominatimServerTestCase {
 
     func testARefusedPortIsUnreachable() async throws {
         let geocoder = NominatimGeocoder(endpoint: URL(string: "http://127.0.0.1:\(try refusedLocalPort())/")!,
-                                         userAgent: testUserAgent, session: quickSession(),
+                                         userAgent: testUserAgent, timeout: quickTimeout,
                                          limiter: RequestRateLimiter(minimumInterval: .milliseconds(10)))
         await assertThrows(try await geocoder.reverse(latitude: 1, longitude: 2)) { error in
             guard case .geocoderUnreachable = error else { return XCTFail("\(error)") }

@@ -1,7 +1,7 @@
 import Foundation
 
-/// The proxies photo downloads go through, read from the environment as curl reads it (the search goes
-/// through libcurl, which reads them itself, so both take the same way out):
+/// The proxies every request of the apps goes through (photos, searches, map tiles, place names), read from
+/// the environment as curl reads it, so the apps take the way out people already set up for their tools:
 /// - `https_proxy` (or `HTTPS_PROXY`) for https addresses, `http_proxy` for http ones (not `HTTP_PROXY`,
 ///   which a web server's CGI environment can set from a request's `Proxy:` header);
 /// - `all_proxy` (or `ALL_PROXY`) for either, when the specific one is not set;
