@@ -147,6 +147,8 @@ let package = Package(
         .testTarget(name: "PlacesTests", dependencies: ["Places", "TouristPlaces", "TouristStore", "WebAccess"],
                     resources: [.copy("Server")]),
         .testTarget(name: "PinClustersTests", dependencies: ["PinClusters"]),
+        // The HTTP stack against the Flickr test server's images and faults.
+        .testTarget(name: "WebAccessTests", dependencies: ["WebAccess", "FlickrTestSupport"]),
         .testTarget(name: "MapTilesTests", dependencies: ["MapTiles", "FlickrTestSupport", "WebAccess",
                                                         .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "OnTheMapUITests", dependencies: ["OnTheMapUI", "MapView", "StudentLocations"]),
