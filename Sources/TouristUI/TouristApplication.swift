@@ -47,6 +47,7 @@ public final class TouristApplication {
     private var mainWindow: MainWindow?
     private var watchdog: MainLoopWatchdog?
     private let preload: StorePreload
+    private var imageFormatsRequested = false
     /// Where pins' place names are refined online (Nominatim's API).
     private let geocoderEndpoint: URL
     static let geocoderVariable = "VIRTUAL_TOURIST_GEOCODER_URL"
@@ -57,9 +58,6 @@ public final class TouristApplication {
         self.logger = logger
         preload = StorePreload(paths: paths)
         FontLoading.start()
-        // GTK's icons, and the formats of Flickr's photos and of the map's tiles: the first album's first
-        // photo would otherwise wait for its decoder's module to load.
-        ImageLoaders.preload(["svg", "jpeg", "png"])
         keyResolver = FlickrAPIKeyResolver(configFolder: paths.configFolder, builtInKey: builtInFlickrKey,
                                            environment: environment)
         do {
@@ -134,6 +132,16 @@ public final class TouristApplication {
             sweepOrphanedFilesSoon(context)
         }
         mainWindow?.present()
+        loadImageFormatsSoon()
+    }
+
+    /// GTK's icons, and the formats of Flickr's photos and of the map's tiles: the first album's first photo
+    /// would otherwise wait on the main loop for its decoder's module to load. Loaded in the background once
+    /// the window's first frames are out: while it starts, the app needs both cores for itself (and the X server).
+    private func loadImageFormatsSoon() {
+        guard !imageFormatsRequested else { return }
+        imageFormatsRequested = true
+        Timeout.after(milliseconds: 250) { ImageLoaders.preload(["svg", "jpeg", "png"]) }
     }
 
     /// Files a kill left in the photos folder without a row go in the background, once the window
