@@ -181,7 +181,7 @@ public final class PhotoDownloader: PhotoDownloading {
         var source = request.source
         var redirects = 0
         while true {
-            let response: TransferResponse
+            let response: WebResponse
             do {
                 response = try await transfers.fetch(source, headers: [("Accept", "image/*"),
                                                                        ("User-Agent", configuration.userAgent)],

@@ -3,7 +3,6 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import NIOSSL
 import WebAccess
 
 /// Limits on one photo request: how long it may go without a byte, how long it may take on the wire,
@@ -39,17 +38,6 @@ final class PhotoClock: @unchecked Sendable {
     var timeLeft: TimeInterval {
         guard let deadline else { return timeout }
         return Double(Int64(deadline) - Int64(DispatchTime.now().uptimeNanoseconds)) / 1e9
-    }
-}
-
-/// What one photo request came back with.
-struct TransferResponse: Sendable {
-    var status: Int
-    var headers: NIOHTTP1.HTTPHeaders
-    var body: Data
-
-    func header(_ name: String) -> String? {
-        headers.first(name: name)
     }
 }
 
@@ -93,7 +81,7 @@ final class PhotoTransfers: Sendable {
     /// `.timedOut` (the photo's deadline), `.photoTooLarge`, `HTTPClientError.cancelled`, or the transport's
     /// error. The stall time-out and `clock` start when the request goes on the wire.
     func fetch(_ url: URL, headers: [(String, String)], limits: TransferLimits,
-               clock: PhotoClock) async throws -> TransferResponse {
+               clock: PhotoClock) async throws -> WebResponse {
         let request = try HTTPClient.Request(url: url, method: .GET, headers: NIOHTTP1.HTTPHeaders(headers))
         let receiver = PhotoResponse(maxBytes: limits.maxBytes, clock: clock)
         let task = web.client(for: url).client
@@ -113,7 +101,7 @@ final class PhotoTransfers: Sendable {
 /// One response as it arrives, and when it last made progress. AsyncHTTPClient calls the delegate
 /// methods one at a time, on the request's event loop; the watchdog reads the progress under `lock`.
 private final class PhotoResponse: HTTPClientResponseDelegate, @unchecked Sendable {
-    typealias Response = TransferResponse
+    typealias Response = WebResponse
     // @unchecked: `head` and `body` are touched only from the request's event loop, one call at a time;
     // `onTheWire` and `last` are guarded by `lock`.
     private let maxBytes: Int
@@ -162,7 +150,7 @@ private final class PhotoResponse: HTTPClientResponseDelegate, @unchecked Sendab
 
     func didFinishRequest(task: HTTPClient.Task<Response>) throws -> Response {
         guard let head else { throw FlickrError.connectionLost }
-        return TransferResponse(status: Int(head.status.code), headers: head.headers,
+        return WebResponse(status: Int(head.status.code), headers: head.headers,
                                 body: Data(body.readableBytesView))
     }
 
