@@ -67,8 +67,7 @@ let package = Package(
                                                      .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                                      .product(name: "NIOCore", package: "swift-nio"),
                                                      .product(name: "NIOHTTP1", package: "swift-nio"),
-                                                     .product(name: "NIOPosix", package: "swift-nio"),
-                                                     .product(name: "NIOSSL", package: "swift-nio-ssl")]),
+                                                     .product(name: "NIOPosix", package: "swift-nio")]),
         // Albums: search, store and download a pin's photos; no GTK, no HTTP of its own.
         .target(name: "TouristAlbums", dependencies: ["FlickrClient", "TouristStore",
                                                       .product(name: "Logging", package: "swift-log")]),
