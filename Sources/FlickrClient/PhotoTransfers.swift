@@ -150,8 +150,7 @@ private final class PhotoResponse: HTTPClientResponseDelegate, @unchecked Sendab
 
     func didFinishRequest(task: HTTPClient.Task<Response>) throws -> Response {
         guard let head else { throw FlickrError.connectionLost }
-        return WebResponse(status: Int(head.status.code), headers: head.headers,
-                                body: Data(body.readableBytesView))
+        return WebResponse(status: Int(head.status.code), headers: head.headers, body: Data(body.readableBytesView))
     }
 
     /// Waits until the request is stalled or past its photo's deadline, and says which; nil once cancelled
