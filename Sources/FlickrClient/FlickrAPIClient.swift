@@ -36,10 +36,6 @@ public final class FlickrAPIClient: FlickrSearching {
         self.init(configuration: configuration, apiKey: { key }, logger: logger)
     }
 
-    deinit {
-        web.shutdown()
-    }
-
     public func searchPhotos(_ query: FlickrSearchQuery) async throws(FlickrError) -> FlickrSearchPage {
         guard let key = apiKey() else {
             logger.warning("Flickr search not sent: no API key")
@@ -58,7 +54,7 @@ public final class FlickrAPIClient: FlickrSearching {
             guard (200..<300).contains(response.status) else { throw FlickrError.httpStatus(response.status) }
             body = response.body
         } catch {
-            let failure = FlickrError.from(clientError: error, host: host, proxy: configuration.proxies.proxy(for: url))
+            let failure = FlickrError.from(clientError: error, host: host)
             log(failure)
             throw failure
         }

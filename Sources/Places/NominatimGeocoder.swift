@@ -129,7 +129,7 @@ public final class NominatimGeocoder: Sendable {
         do {
             response = try await web.get(request.url, headers: request.headers, timeout: timeout)
         } catch {
-            let failure = WebFailure(error, proxy: web.proxies.proxy(for: request.url))
+            let failure = WebFailure(error)
             if failure == .cancelled { throw CancellationError() }
             logger.info("Nominatim request failed", metadata: ["reason": "\(failure)", "host": "\(endpoint.host ?? "")"])
             throw failure.isConnectivityProblem

@@ -145,33 +145,36 @@ public final class WebClient: @unchecked Sendable {
     }
 
     /// GETs `url` whole within `timeout` seconds (connecting, waiting and reading all count), cancelled with
-    /// the calling task. Throws `HTTPClientError.deadlineExceeded` past the time-out, `NIOTooManyBytesError`
-    /// for a body over `maxBytes`, `CancellationError` or `HTTPClientError.cancelled` when cancelled, or what
-    /// AsyncHTTPClient, SwiftNIO or NIOSSL threw (see `WebFailure`).
+    /// the calling task. Throws a `WebFailure` (`.timedOut` past the time-out, `.tooLarge` for a body over
+    /// `maxBytes`, `.cancelled`, `.proxyFailed` naming the proxy it went through…).
     public func get(_ url: URL, headers: [(String, String)], timeout: TimeInterval,
                     maxBytes: Int = 16 << 20) async throws -> WebResponse {
-        let client = client(for: url).client
+        let (client, proxy) = client(for: url)
         var prepared = HTTPClientRequest(url: url.absoluteString)
         prepared.headers = HTTPHeaders(headers)
         let request = prepared
         let limit = max(0, timeout)
-        return try await withThrowingTaskGroup(of: WebResponse?.self) { group in
-            group.addTask {
-                let response = try await client.execute(request, timeout: .nanoseconds(Int64(limit * 1e9) + 1_000_000))
-                let body = try await response.body.collect(upTo: maxBytes)
-                return WebResponse(status: Int(response.status.code), headers: response.headers,
-                                   body: Data(body.readableBytesView))
+        do {
+            return try await withThrowingTaskGroup(of: WebResponse?.self) { group in
+                group.addTask {
+                    let response = try await client.execute(request, timeout: .nanoseconds(Int64(limit * 1e9) + 1_000_000))
+                    let body = try await response.body.collect(upTo: maxBytes)
+                    return WebResponse(status: Int(response.status.code), headers: response.headers,
+                                       body: Data(body.readableBytesView))
+                }
+                // The whole request's deadline, body included: the client's own covers it only until the head.
+                group.addTask {
+                    try await Task.sleep(nanoseconds: UInt64(limit * 1e9))
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next(), let response = first else {
+                    throw HTTPClientError.deadlineExceeded
+                }
+                return response
             }
-            // The whole request's deadline, body included: the client's own covers it only until the head.
-            group.addTask {
-                try await Task.sleep(nanoseconds: UInt64(limit * 1e9))
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let response = first else {
-                throw HTTPClientError.deadlineExceeded
-            }
-            return response
+        } catch {
+            throw WebFailure(error, proxy: proxy)
         }
     }
 }
