@@ -204,11 +204,12 @@ final class AlbumPage {
         contentsArrived = false
         // The grid changes once, when the album has been read: the page is not on screen until then (`show`),
         // and changing it twice would cost the window a layout (and a frame) for nothing.
-        let side = PhotoTile.side * gtk_widget_get_scale_factor(root)
+        let scale = gtk_widget_get_scale_factor(root)
+        let side = PhotoTile.side * scale
         let decodedAtDownload = albums.decodedPhotoIDs
         reading = Task { [weak self, store, thumbnails] in
             let snapshot = try? await AlbumSnapshot.read(pinID: pinID, store: store, thumbnails: thumbnails, side: side,
-                                                         decodedAtDownload: decodedAtDownload)
+                                                         scale: scale, decodedAtDownload: decodedAtDownload)
             guard let self, self.pinID == pinID, !Task.isCancelled else { return }
             if let snapshot { self.arrived(snapshot.contents, pictures: snapshot.pictures) }
             // A change since the snapshot comes with the observation's first value.

@@ -27,7 +27,7 @@ struct AlbumSnapshot: Sendable {
 
     /// The pictures are read (or decoded) as many at a time as Swift's executor has threads; none for the photos
     /// in `decodedAtDownload`, whose download's decode the grid takes instead.
-    static func read(pinID: Int64, store: any AlbumPageStore, thumbnails: ThumbnailCache?, side: Int32,
+    static func read(pinID: Int64, store: any AlbumPageStore, thumbnails: ThumbnailCache?, side: Int32, scale: Int32,
                      decodedAtDownload: Set<Int64>) async throws -> AlbumSnapshot {
         let contents = try store.albumContents(ofPin: pinID)
         let files = contents.photos.compactMap { photo in
@@ -38,7 +38,7 @@ struct AlbumSnapshot: Sendable {
                 group.addTask(priority: .userInitiated) {
                     let path = store.photoFileURL(relativePath: relativePath).path
                     return (relativePath, PhotoPicture.load(relativePath: relativePath, path: path, side: side,
-                                                            thumbnails: thumbnails))
+                                                            scale: scale, thumbnails: thumbnails))
                 }
             }
             var pictures: [String: PhotoPicture] = [:]
@@ -49,20 +49,22 @@ struct AlbumSnapshot: Sendable {
     }
 }
 
-/// A photo's picture at the grid's size, and where it came from.
+/// A photo's picture at the grid's size, ready to paint, and where it came from.
 struct PhotoPicture: Sendable {
-    let decoded: DecodedPixbuf
+    let picture: PaintablePicture
     let source: PhotoTile.Source
 
     /// Its kept picture (a few kilobytes at the grid's size), else the photo at `path` decoded, and then kept;
-    /// nil if the file is gone or does not decode. A file read and a decode: never on the main thread.
-    static func load(relativePath: String, path: String, side: Int32, thumbnails: ThumbnailCache?) -> PhotoPicture? {
+    /// nil if the file is gone or does not decode. A file read, a decode and the conversion to cairo's
+    /// pixel format: never on the main thread. `side` is in device pixels (`scale` per point).
+    static func load(relativePath: String, path: String, side: Int32, scale: Int32,
+                     thumbnails: ThumbnailCache?) -> PhotoPicture? {
         if let kept = thumbnails?.load(relativePath: relativePath, side: side, photo: path) {
-            return PhotoPicture(decoded: kept, source: .thumbnail)
+            return PaintablePicture(kept.pixbuf, scale: scale).map { PhotoPicture(picture: $0, source: .thumbnail) }
         }
         guard let decoded = ImageDecoding.squareThumbnail(path: path, side: side) else { return nil }
         thumbnails?.save(decoded, relativePath: relativePath, side: side, photo: path)
-        return PhotoPicture(decoded: decoded, source: .file)
+        return PaintablePicture(decoded.pixbuf, scale: scale).map { PhotoPicture(picture: $0, source: .file) }
     }
 }
 

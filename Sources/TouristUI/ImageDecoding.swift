@@ -14,6 +14,32 @@ final class DecodedPixbuf: DecodedPhoto, @unchecked Sendable {
     deinit { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
 }
 
+/// A picture made ready to paint off the main thread: a cairo image surface in cairo's own pixel format,
+/// at `scale` device pixels per point. The main thread only sends it to the display (`PhotoTile`).
+final class PaintablePicture: @unchecked Sendable {
+    // @unchecked: made whole on one thread, then only read (painted from) on the GTK thread.
+    let surface: OpaquePointer
+    /// In device pixels.
+    let width: Int32, height: Int32
+    let scale: Int32
+    /// No transparency (JPEG): the display's copy needs no alpha channel.
+    let isOpaque: Bool
+
+    /// `pixbuf` converted (premultiplied, in cairo's byte order). No window, so no display connection: safe on
+    /// any thread. Nil if cairo cannot make the surface (out of memory).
+    init?(_ pixbuf: OpaquePointer, scale: Int32) {
+        guard let surface = gdk_cairo_surface_create_from_pixbuf(pixbuf, scale, nil),
+              cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else { return nil }
+        self.surface = surface
+        width = gdk_pixbuf_get_width(pixbuf)
+        height = gdk_pixbuf_get_height(pixbuf)
+        isOpaque = gdk_pixbuf_get_has_alpha(pixbuf) == 0
+        self.scale = scale
+    }
+
+    deinit { cairo_surface_destroy(surface) }
+}
+
 /// Decoding and scaling photos with GdkPixbuf, which is safe off the main thread for separate images.
 public enum ImageDecoding {
     /// Call on the main thread at start-up; decoding calls it too (gdk-pixbuf's first use: `ImageLoaders.prepare`).

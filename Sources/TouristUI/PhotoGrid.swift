@@ -72,8 +72,10 @@ final class PhotoGrid {
     }
 
     var count: Int { tiles.count }
-    /// Some tile is still reading its photo's picture from disk.
-    var isReadingPictures: Bool { tiles.values.contains(where: \.isLoading) }
+    /// Some tile is still reading its photo's picture from disk, or the grid is still being brought in line with
+    /// its album (`sync`: the tiles made so far may all show their photos, but not all are made).
+    var isReadingPictures: Bool { isSyncing || tiles.values.contains(where: \.isLoading) }
+    private var isSyncing = false
     var shownCount: Int { tiles.values.filter(\.isShown).count }
 
     /// Tiles in grid order.
@@ -94,6 +96,8 @@ final class PhotoGrid {
     /// in at their place as placeholders, and each tile shows its photo once its file is there (at once
     /// if `pictures`, by photo file, has its picture).
     func sync(_ photos: [Photo], failed: Set<Int64>, pictures: [String: PhotoPicture] = [:]) {
+        isSyncing = true
+        defer { isSyncing = false }
         offered = pictures
         defer { offered = [:] } // what no tile took is not kept
         let ids = Set(photos.compactMap(\.id))

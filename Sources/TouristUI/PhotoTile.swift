@@ -37,9 +37,11 @@ final class PhotoTile {
 
     let child: UnsafeMutablePointer<GtkWidget>
     private let lifetime: WidgetLifetime
-    private let stack: UnsafeMutablePointer<GtkWidget>
     private let image: UnsafeMutablePointer<GtkWidget>
-    private let placeholder: UnsafeMutablePointer<GtkWidget>
+    /// Keeps `image` while the error view stands in its place.
+    private let imageLifetime: WidgetLifetime
+    /// "Click to retry": made the first time the tile fails (most never do), in the tile instead of `image`.
+    private var failedView: UnsafeMutablePointer<GtkWidget>?
     private(set) var photo: Photo
     private(set) var state = State.placeholder
     private var shownDescription: (name: String, tooltip: String)?
@@ -62,39 +64,62 @@ final class PhotoTile {
         self.takeDecoded = takeDecoded
         self.takePicture = takePicture
         self.onShown = onShown
+        // Two widgets a tile, with no window of their own: thirty tiles are made, styled, laid out and drawn
+        // in the frame that opens an album. The placeholder is the tile's own background (a still, plain square:
+        // thirty spinners would repaint the grid every frame while the album fills); the photo fades in over it
+        // by CSS transitions (Stylesheet), where a stack per tile cost two windows and two more widgets.
         child = gtk_flow_box_child_new()
         lifetime = WidgetLifetime(child)
         Widgets.addStyleClass(child, "photo-tile")
-        gtk_widget_set_size_request(child, Self.side, Self.side)
-        stack = gtk_stack_new()
-        gtk_stack_set_transition_type(stack.cast(), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
-        // A still, plain square: thirty spinners would repaint the whole grid every frame while the
-        // album fills (the page's status line says what is downloading), and thirty icons made the
-        // album's first frame render an SVG and lay out thirty more widgets on the main loop.
-        placeholder = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
-        Widgets.addStyleClass(placeholder, "photo-placeholder")
-        gtk_stack_add_named(stack.cast(), placeholder, "placeholder")
+        Widgets.addStyleClass(child, "photo-placeholder")
         image = gtk_image_new()
-        gtk_stack_add_named(stack.cast(), image, "photo")
-        gtk_container_add(child.container, stack)
+        imageLifetime = WidgetLifetime(image)
+        gtk_widget_set_size_request(image, Self.side, Self.side)
+        gtk_container_add(child.container, image)
         gtk_widget_show_all(child)
     }
 
-    /// The error view is made the first time a download fails: most tiles never need it, and thirty of its
-    /// labels cost the album's first frame a few milliseconds.
+    /// Puts `view` in the tile (the photo, or the error view), in place of the other.
+    private func place(_ view: UnsafeMutablePointer<GtkWidget>) {
+        let current = gtk_bin_get_child(child.cast())
+        guard current != view else { return }
+        if let current { gtk_container_remove(child.container, current) } // `image` is kept by `imageLifetime`
+        gtk_container_add(child.container, view)
+    }
+
     private func showFailed() {
-        if gtk_stack_get_child_by_name(stack.cast(), "failed") == nil {
+        let failedView = self.failedView ?? {
             let failedBox = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)!
             gtk_widget_set_valign(failedBox, GTK_ALIGN_CENTER)
+            gtk_widget_set_size_request(failedBox, Self.side, Self.side)
             let failedIcon = gtk_image_new_from_icon_name("image-missing-symbolic", GTK_ICON_SIZE_DND)!
             let failedLabel = gtk_label_new("Click to retry")!
             Widgets.addStyleClass(failedLabel, "dim-label")
             gtk_container_add(failedBox.container, failedIcon)
             gtk_container_add(failedBox.container, failedLabel)
             gtk_widget_show_all(failedBox)
-            gtk_stack_add_named(stack.cast(), failedBox, "failed")
+            g_object_ref_sink(UnsafeMutableRawPointer(failedBox)) // kept while the photo is in its place
+            lifetime.onDestroy { g_object_unref(UnsafeMutableRawPointer(failedBox)) }
+            self.failedView = failedBox
+            return failedBox
+        }()
+        setPlaceholderLook(false, fade: false)
+        place(failedView)
+    }
+
+    /// The placeholder's square, or the photo (which fades in over it when `fade` and the tile is on screen).
+    private func setPlaceholderLook(_ placeholder: Bool, fade: Bool) {
+        let style = gtk_widget_get_style_context(child)
+        if fade {
+            gtk_style_context_remove_class(style, "instant")
+        } else {
+            gtk_style_context_add_class(style, "instant")
         }
-        gtk_stack_set_visible_child_name(stack.cast(), "failed")
+        if placeholder {
+            gtk_style_context_add_class(style, "photo-placeholder")
+        } else {
+            gtk_style_context_remove_class(style, "photo-placeholder")
+        }
     }
 
     func update(_ photo: Photo, failed: Bool) {
@@ -131,7 +156,9 @@ final class PhotoTile {
     }
 
     private func showPlaceholder() {
-        gtk_stack_set_visible_child_name(stack.cast(), "placeholder")
+        gtk_image_clear(image.cast())
+        setPlaceholderLook(true, fade: false)
+        place(image)
     }
 
     private let resolvePath: (String) -> String
@@ -139,7 +166,8 @@ final class PhotoTile {
     private let takePicture: (String) -> PhotoPicture?
 
     private func load(_ relativePath: String) {
-        let side = Self.side * gtk_widget_get_scale_factor(child)
+        let scale = gtk_widget_get_scale_factor(child)
+        let side = Self.side * scale
         // Decoded once: the download's check decoded it at this size (unless the scale differs).
         let path = resolvePath(relativePath)
         if let id = photo.id, let decoded = takeDecoded(id) as? DecodedPixbuf,
@@ -151,42 +179,68 @@ final class PhotoTile {
                     thumbnails.save(decoded, relativePath: relativePath, side: side, photo: path)
                 }
             }
-            return show(decoded, for: relativePath, source: .download)
+            // One photo as it arrives: converted here (some tens of microseconds at the grid's size).
+            return show(PaintablePicture(decoded.pixbuf, scale: scale), for: relativePath, source: .download)
         }
         // Read with the rest of its album (`AlbumSnapshot`).
-        if let picture = takePicture(relativePath), gdk_pixbuf_get_width(picture.decoded.pixbuf) == side {
-            return show(picture.decoded, for: relativePath, source: picture.source)
+        if let picture = takePicture(relativePath), picture.picture.width == side {
+            return show(picture.picture, for: relativePath, source: picture.source)
         }
         let thumbnails = self.thumbnails
         Task { [weak self] in
             let picture = await Task.detached(priority: .userInitiated) {
-                PhotoPicture.load(relativePath: relativePath, path: path, side: side, thumbnails: thumbnails)
+                PhotoPicture.load(relativePath: relativePath, path: path, side: side, scale: scale, thumbnails: thumbnails)
             }.value
-            self?.show(picture?.decoded, for: relativePath, source: picture?.source ?? .file)
+            self?.show(picture?.picture, for: relativePath, source: picture?.source ?? .file)
         }
     }
 
-    private func show(_ decoded: DecodedPixbuf?, for relativePath: String, source: Source) {
+    private func show(_ picture: PaintablePicture?, for relativePath: String, source: Source) {
         guard lifetime.isAlive, state == .loading(path: relativePath) else { return } // superseded
-        guard let decoded else {
+        guard let picture else {
             state = .failed
             describe(failed: true)
             showFailed()
             return
         }
-        let scale = gtk_widget_get_scale_factor(child)
-        // A surface with the screen's scale keeps the thumbnail sharp on HiDPI screens.
-        if let surface = gdk_cairo_surface_create_from_pixbuf(decoded.pixbuf, scale, gtk_widget_get_window(child)) {
+        if let surface = Self.displayCopy(of: picture, for: child) {
             gtk_image_set_from_surface(image.cast(), surface)
             cairo_surface_destroy(surface)
+        } else {
+            gtk_image_set_from_surface(image.cast(), picture.surface)
         }
         state = .shown(path: relativePath)
         // A photo that arrives fades in over its placeholder; one read from disk (an album opened again)
         // is there within a few frames of the page, and thirty fades would only redraw the page for
         // 200 ms (every frame blends each tile's two pictures).
-        gtk_stack_set_visible_child_full(stack.cast(), "photo", source == .download ? GTK_STACK_TRANSITION_TYPE_CROSSFADE
-                                                                                 : GTK_STACK_TRANSITION_TYPE_NONE)
+        setPlaceholderLook(false, fade: source == .download)
+        place(image)
         onShown?(source)
+    }
+
+    /// `picture` sent to the display once, into a surface of the window's kind (on X11, a pixmap in the
+    /// server), so drawing the tile copies it there instead of sending its pixels with every frame; nil while
+    /// the grid is in no window yet (the image surface is drawn as it is). The tile's own window is not needed:
+    /// every widget of a window shares its native window's kind of surface.
+    private static func displayCopy(of picture: PaintablePicture, for widget: UnsafeMutablePointer<GtkWidget>)
+        -> OpaquePointer? {
+        guard let toplevel = gtk_widget_get_toplevel(widget), gtk_widget_is_toplevel(toplevel) != 0,
+              let window = gtk_widget_get_window(toplevel) else { return nil }
+        let scale = max(1, picture.scale)
+        // Sized in points: GDK multiplies by the window's scale and sets the surface's device scale.
+        guard let surface = gdk_window_create_similar_surface(
+            window, picture.isOpaque ? CAIRO_CONTENT_COLOR : CAIRO_CONTENT_COLOR_ALPHA,
+            picture.width / scale, picture.height / scale) else { return nil }
+        let cr = cairo_create(surface)!
+        cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
+        cairo_set_source_surface(cr, picture.surface, 0, 0)
+        cairo_paint(cr)
+        cairo_destroy(cr)
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(surface)
+            return nil
+        }
+        return surface
     }
 
     private func describe(failed: Bool) {

@@ -17,10 +17,23 @@ enum Stylesheet {
     .status-page-icon {
         opacity: 0.5;
     }
-    .photo-placeholder {
+    .photo-tile {
+        /* The placeholder's square is the photo's (the content box): 4 px corners inside the 3 px padding. */
+        background-clip: content-box;
+        border-radius: 7px;
+        transition: background-color 200ms ease-out;
+    }
+    .photo-tile image {
+        transition: opacity 200ms ease-out;
+    }
+    .photo-tile.photo-placeholder {
         background-color: alpha(@theme_fg_color, 0.06);
-        color: alpha(@theme_fg_color, 0.45);
-        border-radius: 4px;
+    }
+    .photo-tile.photo-placeholder image {
+        opacity: 0;
+    }
+    .photo-tile.instant, .photo-tile.instant image {
+        transition: none;
     }
     .photo-viewer {
         background-color: #242424;
