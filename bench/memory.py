@@ -2,6 +2,8 @@
 opened for the first time (their 30 photos downloaded from the local Flickr server, decoded and
 shown), then over 100 more open/close cycles through the same albums. A rise over the first 20 is
 the thumbnails' cost; the cycles should be flat (no leak): their slope per 100 cycles is printed.
+The shown photos' pictures live in the X server (server-side surfaces), so its rise over the same
+albums is printed beside the app's.
 
     bench/run memory.py [--albums 20] [--cycles 100]
 """
@@ -65,10 +67,12 @@ def main() -> None:
         time.sleep(3.0)
         user.key("Escape")
         baseline = rss_mb(pid)
+        server_baseline = rss_mb(display._process.pid)
         first_opens = []
         for point in points:
             open_and_close(app, user, point, time.monotonic())
             first_opens.append(rss_mb(pid))
+        server_rise = rss_mb(display._process.pid) - server_baseline
         cycles = []
         for cycle in range(arguments.cycles):
             open_and_close(app, user, points[cycle % len(points)], time.monotonic())
@@ -84,6 +88,8 @@ def main() -> None:
     slope = (tail[-1] - tail[0]) / max(1, len(tail) - 1) * 100
     record(f"memory.rss_rise_over_{len(points)}_albums", rise, "MB",
            note=f"from {baseline:.1f} MB with {len(points)} pins dropped to {first_opens[-1]:.1f} MB")
+    record(f"memory.x_server_rss_rise_over_{len(points)}_albums", server_rise, "MB",
+           note="the display's side: the pictures of the photos shown, as server-side surfaces")
     record(f"memory.rss_slope_over_{arguments.cycles}_open_close_cycles", slope, "MB per 100 cycles",
            note=f"second half of the cycles: {tail[0]:.1f} → {tail[-1]:.1f} MB, peak {max(cycles):.1f} MB")
 
