@@ -278,7 +278,7 @@ private struct DecodedTile: @unchecked Sendable {
         ImageLoaders.prepare() // gdk-pixbuf's first use happens once; both apps make it on the main thread at start-up
         guard let pixbuf = gdk_pixbuf_new_from_file(path, nil) else { return nil }
         defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
-        guard let converted = gdk_cairo_surface_create_from_pixbuf(pixbuf, 1, nil) else { return nil }
+        guard let converted = ImageSurfaces.surface(from: pixbuf) else { return nil }
         surface = converted
     }
 

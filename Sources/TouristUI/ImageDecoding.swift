@@ -25,11 +25,10 @@ final class PaintablePicture: @unchecked Sendable {
     /// No transparency (JPEG): the display's copy needs no alpha channel.
     let isOpaque: Bool
 
-    /// `pixbuf` converted (premultiplied, in cairo's byte order). No window, so no display connection: safe on
-    /// any thread. Nil if cairo cannot make the surface (out of memory).
+    /// `pixbuf` converted in memory (`ImageSurfaces`): safe on any thread. Nil if cairo cannot make the surface
+    /// (out of memory).
     init?(_ pixbuf: OpaquePointer, scale: Int32) {
-        guard let surface = gdk_cairo_surface_create_from_pixbuf(pixbuf, scale, nil),
-              cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else { return nil }
+        guard let surface = ImageSurfaces.surface(from: pixbuf, scale: scale) else { return nil }
         self.surface = surface
         width = gdk_pixbuf_get_width(pixbuf)
         height = gdk_pixbuf_get_height(pixbuf)
