@@ -2,8 +2,8 @@
 opened for the first time (their 30 photos downloaded from the local Flickr server, decoded and
 shown), then over 100 more open/close cycles through the same albums. A rise over the first 20 is
 the thumbnails' cost; the cycles should be flat (no leak): their slope per 100 cycles is printed.
-The shown photos' pictures live in the X server (server-side surfaces), so its rise over the same
-albums is printed beside the app's.
+The X server's rise over the same albums is printed beside the app's: what the app hands the display
+(shared-memory images, pixmaps) would not show in the app's own figure.
 
     bench/run memory.py [--albums 20] [--cycles 100]
 """
@@ -89,7 +89,7 @@ def main() -> None:
     record(f"memory.rss_rise_over_{len(points)}_albums", rise, "MB",
            note=f"from {baseline:.1f} MB with {len(points)} pins dropped to {first_opens[-1]:.1f} MB")
     record(f"memory.x_server_rss_rise_over_{len(points)}_albums", server_rise, "MB",
-           note="the display's side: the pictures of the photos shown, as server-side surfaces")
+           note="the display's side of the same albums (shared-memory images, pixmaps)")
     record(f"memory.rss_slope_over_{arguments.cycles}_open_close_cycles", slope, "MB per 100 cycles",
            note=f"second half of the cycles: {tail[0]:.1f} → {tail[-1]:.1f} MB, peak {max(cycles):.1f} MB")
 

@@ -15,15 +15,13 @@ final class DecodedPixbuf: DecodedPhoto, @unchecked Sendable {
 }
 
 /// A picture made ready to paint off the main thread: a cairo image surface in cairo's own pixel format,
-/// at `scale` device pixels per point. The main thread only sends it to the display (`PhotoTile`).
+/// at `scale` device pixels per point. The main thread only hands it to GTK (`PhotoTile`).
 final class PaintablePicture: @unchecked Sendable {
     // @unchecked: made whole on one thread, then only read (painted from) on the GTK thread.
     let surface: OpaquePointer
     /// In device pixels.
     let width: Int32, height: Int32
     let scale: Int32
-    /// No transparency (JPEG): the display's copy needs no alpha channel.
-    let isOpaque: Bool
 
     /// `pixbuf` converted in memory (`ImageSurfaces`): safe on any thread. Nil if cairo cannot make the surface
     /// (out of memory).
@@ -32,7 +30,6 @@ final class PaintablePicture: @unchecked Sendable {
         self.surface = surface
         width = gdk_pixbuf_get_width(pixbuf)
         height = gdk_pixbuf_get_height(pixbuf)
-        isOpaque = gdk_pixbuf_get_has_alpha(pixbuf) == 0
         self.scale = scale
     }
 

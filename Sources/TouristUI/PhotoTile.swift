@@ -203,12 +203,9 @@ final class PhotoTile {
             showFailed()
             return
         }
-        if let surface = Self.displayCopy(of: picture, for: child) {
-            gtk_image_set_from_surface(image.cast(), surface)
-            cairo_surface_destroy(surface)
-        } else {
-            gtk_image_set_from_surface(image.cast(), picture.surface)
-        }
+        // Painted from memory: the picture was made ready off the main thread, so showing it here costs no
+        // conversion, and no shared-memory image set up with the X server for each tile.
+        gtk_image_set_from_surface(image.cast(), picture.surface)
         state = .shown(path: relativePath)
         // A photo that arrives fades in over its placeholder; one read from disk (an album opened again)
         // is there within a few frames of the page, and thirty fades would only redraw the page for
@@ -216,31 +213,6 @@ final class PhotoTile {
         setPlaceholderLook(false, fade: source == .download)
         place(image)
         onShown?(source)
-    }
-
-    /// `picture` sent to the display once, into a surface of the window's kind (on X11, a pixmap in the
-    /// server), so drawing the tile copies it there instead of sending its pixels with every frame; nil while
-    /// the grid is in no window yet (the image surface is drawn as it is). The tile's own window is not needed:
-    /// every widget of a window shares its native window's kind of surface.
-    private static func displayCopy(of picture: PaintablePicture, for widget: UnsafeMutablePointer<GtkWidget>)
-        -> OpaquePointer? {
-        guard let toplevel = gtk_widget_get_toplevel(widget), gtk_widget_is_toplevel(toplevel) != 0,
-              let window = gtk_widget_get_window(toplevel) else { return nil }
-        let scale = max(1, picture.scale)
-        // Sized in points: GDK multiplies by the window's scale and sets the surface's device scale.
-        guard let surface = gdk_window_create_similar_surface(
-            window, picture.isOpaque ? CAIRO_CONTENT_COLOR : CAIRO_CONTENT_COLOR_ALPHA,
-            picture.width / scale, picture.height / scale) else { return nil }
-        let cr = cairo_create(surface)!
-        cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
-        cairo_set_source_surface(cr, picture.surface, 0, 0)
-        cairo_paint(cr)
-        cairo_destroy(cr)
-        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
-            cairo_surface_destroy(surface)
-            return nil
-        }
-        return surface
     }
 
     private func describe(failed: Bool) {
