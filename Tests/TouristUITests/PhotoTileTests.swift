@@ -12,12 +12,7 @@ final class PhotoTileTests: XCTestCase {
     private var folder: URL!
 
     override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("photo-tile-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: folder)
+        folder = try makeTemporaryFolder("photo-tile")
     }
 
     @MainActor
@@ -53,7 +48,7 @@ final class PhotoTileTests: XCTestCase {
         XCTAssertEqual(gtk_image_get_storage_type(image.cast()), GTK_IMAGE_SURFACE)
         XCTAssertFalse(hasClass(tile.child, "photo-placeholder"), "the placeholder's square is gone")
         XCTAssertEqual(gtk_widget_get_allocated_width(image), PhotoTile.side)
-        let centre = try pixel(of: tile.child, x: gtk_widget_get_allocated_width(tile.child) / 2,
+        let centre = try drawnPixel(of: tile.child, x: gtk_widget_get_allocated_width(tile.child) / 2,
                                y: gtk_widget_get_allocated_height(tile.child) / 2)
         XCTAssertLessThan(zip(centre, [220, 30, 30]).map { abs(Int($0) - $1) }.max()!, 24, "the photo is drawn: \(centre)")
     }
@@ -98,30 +93,5 @@ final class PhotoTileTests: XCTestCase {
             node = current.pointee.next
         }
         return texts
-    }
-
-    /// The pixel at (x, y) of `widget` as it draws itself, as RGB.
-    @MainActor
-    private func pixel(of widget: UnsafeMutablePointer<GtkWidget>, x: Int32, y: Int32) throws -> [UInt8] {
-        let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, gtk_widget_get_allocated_width(widget),
-                                                 gtk_widget_get_allocated_height(widget))!
-        defer { cairo_surface_destroy(surface) }
-        let cr = cairo_create(surface)!
-        gtk_widget_draw(widget, cr)
-        cairo_destroy(cr)
-        cairo_surface_flush(surface)
-        let data = try XCTUnwrap(cairo_image_surface_get_data(surface))
-        let offset = Int(y) * Int(cairo_image_surface_get_stride(surface)) + Int(x) * 4
-        return [data[offset + 2], data[offset + 1], data[offset]] // xRGB in native (little-endian) order
-    }
-
-    @MainActor
-    private func pump(until condition: @MainActor () throws -> Bool, _ what: String) async throws {
-        let deadline = Date().addingTimeInterval(10)
-        while try !condition() {
-            guard Date() < deadline else { return XCTFail("timed out waiting until \(what)") }
-            while g_main_context_iteration(nil, 0) != 0 {}
-            try await Task.sleep(for: .milliseconds(2))
-        }
     }
 }

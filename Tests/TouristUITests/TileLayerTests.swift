@@ -14,12 +14,7 @@ final class TileLayerTests: XCTestCase {
     private var folder: URL!
 
     override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("tile-layer-\(getpid())-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: folder)
+        folder = try makeTemporaryFolder("tile-layer")
     }
 
     @MainActor
@@ -64,27 +59,8 @@ final class TileLayerTests: XCTestCase {
     /// The widget's centre pixel (just south-east of the centre) as the map draws it now, as RGB.
     @MainActor
     private func centre(of widget: MapWidget) throws -> [UInt8] {
-        let width = gtk_widget_get_allocated_width(widget.map.widget)
-        let height = gtk_widget_get_allocated_height(widget.map.widget)
-        let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height)!
-        defer { cairo_surface_destroy(surface) }
-        let cr = cairo_create(surface)!
-        gtk_widget_draw(widget.map.widget, cr)
-        cairo_destroy(cr)
-        cairo_surface_flush(surface)
-        let data = try XCTUnwrap(cairo_image_surface_get_data(surface))
-        let offset = Int(height / 2 + 2) * Int(cairo_image_surface_get_stride(surface)) + Int(width / 2 + 2) * 4
-        return [data[offset + 2], data[offset + 1], data[offset]] // xRGB in native (little-endian) order
-    }
-
-    @MainActor
-    private func pump(until condition: @MainActor () throws -> Bool, _ what: String) async throws {
-        let deadline = Date().addingTimeInterval(10)
-        while try !condition() {
-            guard Date() < deadline else { return XCTFail("timed out waiting until \(what)") }
-            while g_main_context_iteration(nil, 0) != 0 {}
-            try await Task.sleep(for: .milliseconds(2))
-        }
+        try drawnPixel(of: widget.map.widget, x: gtk_widget_get_allocated_width(widget.map.widget) / 2 + 2,
+                       y: gtk_widget_get_allocated_height(widget.map.widget) / 2 + 2)
     }
 
     private func writeLevel(_ zoom: Int, red: Double, green: Double, blue: Double, cache: TileCache) throws {
