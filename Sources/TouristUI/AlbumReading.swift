@@ -59,8 +59,8 @@ struct PhotoPicture: Sendable {
     /// pixel format: never on the main thread. `side` is in device pixels (`scale` per point).
     static func load(relativePath: String, path: String, side: Int32, scale: Int32,
                      thumbnails: ThumbnailCache?) -> PhotoPicture? {
-        if let kept = thumbnails?.load(relativePath: relativePath, side: side, photo: path) {
-            return PaintablePicture(kept.pixbuf, scale: scale).map { PhotoPicture(picture: $0, source: .thumbnail) }
+        if let kept = thumbnails?.load(relativePath: relativePath, side: side, scale: scale, photo: path) {
+            return PhotoPicture(picture: kept, source: .thumbnail)
         }
         guard let decoded = ImageDecoding.squareThumbnail(path: path, side: side) else { return nil }
         thumbnails?.save(decoded, relativePath: relativePath, side: side, photo: path)

@@ -33,6 +33,15 @@ final class PaintablePicture: @unchecked Sendable {
         self.scale = scale
     }
 
+    /// `surface`, an image surface made elsewhere (on any thread), whose reference it takes.
+    init(adopting surface: OpaquePointer, scale: Int32) {
+        cairo_surface_set_device_scale(surface, Double(scale), Double(scale))
+        self.surface = surface
+        width = cairo_image_surface_get_width(surface)
+        height = cairo_image_surface_get_height(surface)
+        self.scale = scale
+    }
+
     deinit { cairo_surface_destroy(surface) }
 }
 

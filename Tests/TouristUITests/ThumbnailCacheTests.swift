@@ -23,16 +23,16 @@ final class ThumbnailCacheTests: XCTestCase {
     func testAKeptPictureIsReadBackAtItsSizeAndLooksLikeThePhoto() throws {
         let (cache, file) = try makeCache()
         let decoded = try XCTUnwrap(ImageDecoding.squareThumbnail(path: file, side: 24))
-        XCTAssertNil(cache.load(relativePath: "photos/7/1-ab.jpg", side: 24, photo: file), "nothing kept yet")
+        XCTAssertNil(cache.load(relativePath: "photos/7/1-ab.jpg", side: 24, scale: 1, photo: file), "nothing kept yet")
 
         cache.save(decoded, relativePath: "photos/7/1-ab.jpg", side: 24, photo: file)
 
-        let kept = try XCTUnwrap(cache.load(relativePath: "photos/7/1-ab.jpg", side: 24, photo: file))
-        XCTAssertEqual(gdk_pixbuf_get_width(kept.pixbuf), 24)
-        XCTAssertEqual(gdk_pixbuf_get_height(kept.pixbuf), 24)
+        let kept = try XCTUnwrap(cache.load(relativePath: "photos/7/1-ab.jpg", side: 24, scale: 1, photo: file))
+        XCTAssertEqual(kept.width, 24)
+        XCTAssertEqual(kept.height, 24)
         XCTAssertLessThan(colourDistance(kept, decoded, x: 12, y: 12), 24, "the same picture (JPEG at quality 90)")
-        XCTAssertNil(cache.load(relativePath: "photos/7/1-ab.jpg", side: 48, photo: file), "another size is another picture")
-        XCTAssertNil(cache.load(relativePath: "photos/7/2-cd.jpg", side: 24, photo: file), "another photo")
+        XCTAssertNil(cache.load(relativePath: "photos/7/1-ab.jpg", side: 48, scale: 1, photo: file), "another size is another picture")
+        XCTAssertNil(cache.load(relativePath: "photos/7/2-cd.jpg", side: 24, scale: 1, photo: file), "another photo")
         let files = try FileManager.default.contentsOfDirectory(atPath: cache.folder.appendingPathComponent("24").path)
         XCTAssertEqual(files, ["photos_7_1-ab.jpg.thumbnail"], "no part file is left")
     }
@@ -48,20 +48,51 @@ final class ThumbnailCacheTests: XCTestCase {
         let times = [status.st_mtim, status.st_mtim] // still stamped as the photo's
         XCTAssertEqual(utimensat(AT_FDCWD, kept.path, times, 0), 0)
 
-        XCTAssertNil(cache.load(relativePath: "photos/7/1-ab.jpg", side: 24, photo: file), "the photo is decoded instead")
+        XCTAssertNil(cache.load(relativePath: "photos/7/1-ab.jpg", side: 24, scale: 1, photo: file), "the photo is decoded instead")
+    }
+
+    func testACutShortOrResizedJPEGPictureIsNotUsed() throws {
+        let (cache, file) = try makeCache()
+        let decoded = try XCTUnwrap(ImageDecoding.squareThumbnail(path: file, side: 24))
+        cache.save(decoded, relativePath: "photos/7/1-ab.jpg", side: 24, photo: file)
+        let kept = cache.file(for: "photos/7/1-ab.jpg", side: 24)
+        var status = stat()
+        stat(kept.path, &status)
+        let whole = try Data(contentsOf: kept)
+        XCTAssertEqual(Array(whole.prefix(2)), [0xFF, 0xD8], "an opaque picture is kept as a JPEG")
+
+        for (damage, bytes) in [("cut short in its pixels", whole.prefix(whole.count - 40)),
+                                ("cut short in its tables", whole.prefix(whole.count / 3)), ("only its header", whole.prefix(20)),
+                                ("of another size", try jpeg(of: file, side: 30))] {
+            try bytes.write(to: kept)
+            XCTAssertEqual(utimensat(AT_FDCWD, kept.path, [status.st_mtim, status.st_mtim], 0), 0)
+            XCTAssertNil(cache.load(relativePath: "photos/7/1-ab.jpg", side: 24, scale: 1, photo: file),
+                         "a picture \(damage) is not used: the photo is decoded instead")
+        }
+    }
+
+    /// The photo at `path` as a `side`-pixel JPEG square.
+    private func jpeg(of path: String, side: Int32) throws -> Data {
+        let other = try XCTUnwrap(ImageDecoding.squareThumbnail(path: path, side: side))
+        let target = FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString).jpg")
+        defer { try? FileManager.default.removeItem(at: target) }
+        var error: UnsafeMutablePointer<GError>?
+        XCTAssertNotEqual(gdk_pixbuf_savev(other.pixbuf, target.path, "jpeg", nil, nil, &error), 0)
+        if let error { g_error_free(error) }
+        return try Data(contentsOf: target)
     }
 
     func testAPictureOfAPhotoFileChangedSinceIsNotUsed() throws {
         let (cache, file) = try makeCache()
         let decoded = try XCTUnwrap(ImageDecoding.squareThumbnail(path: file, side: 24))
         cache.save(decoded, relativePath: "photos/7/1-ab.jpg", side: 24, photo: file)
-        XCTAssertNotNil(cache.load(relativePath: "photos/7/1-ab.jpg", side: 24, photo: file))
+        XCTAssertNotNil(cache.load(relativePath: "photos/7/1-ab.jpg", side: 24, scale: 1, photo: file))
 
         try Data("this was a photo".utf8).write(to: URL(fileURLWithPath: file)) // a damaged disk, a stray edit
 
-        XCTAssertNil(cache.load(relativePath: "photos/7/1-ab.jpg", side: 24, photo: file),
+        XCTAssertNil(cache.load(relativePath: "photos/7/1-ab.jpg", side: 24, scale: 1, photo: file),
                      "the file is decoded (and found damaged) instead of showing what it was")
-        XCTAssertNil(cache.load(relativePath: "photos/7/1-ab.jpg", side: 24, photo: file + ".gone"), "nor for no file")
+        XCTAssertNil(cache.load(relativePath: "photos/7/1-ab.jpg", side: 24, scale: 1, photo: file + ".gone"), "nor for no file")
     }
 
     func testTrimmingKeepsTheNewestAndClearsInterruptedWrites() throws {
@@ -82,12 +113,14 @@ final class ThumbnailCacheTests: XCTestCase {
         XCTAssertEqual(Set(left), ["photos_1_2.jpg.thumbnail", "photos_1_3.jpg.thumbnail"])
     }
 
-    private func colourDistance(_ a: DecodedPixbuf, _ b: DecodedPixbuf, x: Int, y: Int) -> Int {
-        func pixel(_ image: DecodedPixbuf) -> [Int] {
-            let pixels = gdk_pixbuf_get_pixels(image.pixbuf)!
-            let offset = y * Int(gdk_pixbuf_get_rowstride(image.pixbuf)) + x * Int(gdk_pixbuf_get_n_channels(image.pixbuf))
-            return (0..<3).map { Int(pixels[offset + $0]) }
-        }
-        return zip(pixel(a), pixel(b)).map { abs($0 - $1) }.max() ?? 0
+    /// The largest difference of red, green or blue at (x, y) between the kept picture and the decoded photo.
+    private func colourDistance(_ kept: PaintablePicture, _ decoded: DecodedPixbuf, x: Int, y: Int) -> Int {
+        cairo_surface_flush(kept.surface)
+        let data = cairo_image_surface_get_data(kept.surface)!
+        let at = y * Int(cairo_image_surface_get_stride(kept.surface)) + x * 4
+        let keptPixel = [Int(data[at + 2]), Int(data[at + 1]), Int(data[at])] // xRGB in native (little-endian) order
+        let pixels = gdk_pixbuf_get_pixels(decoded.pixbuf)!
+        let offset = y * Int(gdk_pixbuf_get_rowstride(decoded.pixbuf)) + x * Int(gdk_pixbuf_get_n_channels(decoded.pixbuf))
+        return zip(keptPixel, (0..<3).map { Int(pixels[offset + $0]) }).map { abs($0 - $1) }.max() ?? 0
     }
 }

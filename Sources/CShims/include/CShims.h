@@ -45,4 +45,9 @@ GtkWidget *vt_message_dialog_new(GtkWindow *parent, GtkMessageType type, const c
 // tiles) and draws them in a layer of its own; osm-gps-map must not download any.
 void vt_osm_gps_map_set_auto_download(OsmGpsMap *map, gboolean enabled);
 
+// libjpeg's errors leave through longjmp, which Swift frames must not be crossed by: a JPEG of exactly
+// width×height pixels in `data`, decoded with libjpeg-turbo into a new cairo RGB24 image; NULL if it is damaged, of
+// another size, or the library cannot write cairo's pixel order. Safe on any thread.
+cairo_surface_t *vt_jpeg_read_rgb24(const unsigned char *data, size_t length, int width, int height);
+
 #endif
