@@ -271,7 +271,9 @@ final class AlbumPage {
         guard contentsArrived || isOnScreen else { return }
         let activity = albums.activity(ofPin: pinID)
         let failed = albums.failedPhotoIDs(ofPin: pinID)
-        grid.sync(contents.photos, failed: failed, pictures: pictures)
+        // Made ready behind the map (`prepare`, the pointer resting on the pin), the page has time to hand its
+        // pictures to the display before the click; opened at once, it draws them from memory instead.
+        grid.sync(contents.photos, failed: failed, pictures: pictures, copyToDisplay: !isPresented)
 
         let page: String
         if contents.album == nil {

@@ -95,7 +95,8 @@ final class PhotoGrid {
     /// Brings the grid in line with the album: removed photos go (the rest flow up), new ones come
     /// in at their place as placeholders, and each tile shows its photo once its file is there (at once
     /// if `pictures`, by photo file, has its picture).
-    func sync(_ photos: [Photo], failed: Set<Int64>, pictures: [String: PhotoPicture] = [:]) {
+    /// `copyToDisplay`: the tiles that show a picture now hand it to the display first (`PhotoTile`).
+    func sync(_ photos: [Photo], failed: Set<Int64>, pictures: [String: PhotoPicture] = [:], copyToDisplay: Bool = false) {
         isSyncing = true
         defer { isSyncing = false }
         offered = pictures
@@ -111,6 +112,7 @@ final class PhotoGrid {
         for (index, photo) in photos.enumerated() {
             guard let id = photo.id else { continue }
             if let tile = tiles[id] {
+                tile.copiesToDisplay = copyToDisplay
                 tile.update(photo, failed: failed.contains(id))
                 if gtk_flow_box_child_get_index(tile.child.cast()) != Int32(index) {
                     g_object_ref(UnsafeMutableRawPointer(tile.child))
@@ -127,6 +129,7 @@ final class PhotoGrid {
                                          self?.onShown?(source)
                                      })
                 tiles[id] = tile
+                tile.copiesToDisplay = copyToDisplay
                 gtk_flow_box_insert(flowBox.cast(), tile.child, Int32(index))
                 tile.update(photo, failed: failed.contains(id)) // in the grid first: it may show at once
             }

@@ -44,6 +44,8 @@ final class PhotoTile {
     private var failedView: UnsafeMutablePointer<GtkWidget>?
     private(set) var photo: Photo
     private(set) var state = State.placeholder
+    /// A picture shown from now on is first copied into an image the display shares (`show`).
+    var copiesToDisplay = false
     private var shownDescription: (name: String, tooltip: String)?
     /// Told when a photo has been shown, and where its picture came from (benchmark, tests).
     private let onShown: ((Source) -> Void)?
@@ -203,9 +205,15 @@ final class PhotoTile {
             showFailed()
             return
         }
-        // Painted from memory: the picture was made ready off the main thread, so showing it here costs no
-        // conversion, and no shared-memory image set up with the X server for each tile.
-        gtk_image_set_from_surface(image.cast(), picture.surface)
+        // The picture was made ready off the main thread. On a page made ready ahead of its click it is copied into
+        // an image like the window's (on X11, in memory shared with the X server), which draws without being sent
+        // again; on a page opened at once it is drawn from memory, and showing it costs nothing here.
+        if copiesToDisplay, let copy = Self.displayCopy(of: picture, for: child) {
+            gtk_image_set_from_surface(image.cast(), copy)
+            cairo_surface_destroy(copy)
+        } else {
+            gtk_image_set_from_surface(image.cast(), picture.surface)
+        }
         state = .shown(path: relativePath)
         // A photo that arrives fades in over its placeholder; one read from disk (an album opened again)
         // is there within a few frames of the page, and thirty fades would only redraw the page for
@@ -213,6 +221,27 @@ final class PhotoTile {
         setPlaceholderLook(false, fade: source == .download)
         place(image)
         onShown?(source)
+    }
+
+    /// `picture` copied into an image like the window's (the grid's toplevel's: every widget of a window draws into
+    /// its native window); nil while the grid is in no realized window.
+    private static func displayCopy(of picture: PaintablePicture, for widget: UnsafeMutablePointer<GtkWidget>)
+        -> OpaquePointer? {
+        guard let toplevel = gtk_widget_get_toplevel(widget), gtk_widget_is_toplevel(toplevel) != 0,
+              let window = gtk_widget_get_window(toplevel),
+              let copy = gdk_window_create_similar_image_surface(window, cairo_image_surface_get_format(picture.surface),
+                                                                 picture.width, picture.height, picture.scale)
+        else { return nil }
+        let cr = cairo_create(copy)!
+        cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
+        cairo_set_source_surface(cr, picture.surface, 0, 0)
+        cairo_paint(cr)
+        cairo_destroy(cr)
+        guard cairo_surface_status(copy) == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(copy)
+            return nil
+        }
+        return copy
     }
 
     private func describe(failed: Bool) {
