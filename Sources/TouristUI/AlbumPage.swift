@@ -275,40 +275,20 @@ final class AlbumPage {
         // pictures to the display before the click; opened at once, it draws them from memory instead.
         grid.sync(contents.photos, failed: failed, pictures: pictures, copyToDisplay: !isPresented)
 
-        let page: String
-        if contents.album == nil {
-            if case .failed(let trouble) = activity {
-                problem.update(icon: trouble.kind == .temporary ? "network-error-symbolic" : "dialog-warning-symbolic",
-                               title: trouble.title, description: trouble.message)
-                emphasise(retry: trouble.kind != .missingAPIKey && trouble.kind != .invalidAPIKey)
-                page = "problem"
-            } else {
-                page = "searching"
-            }
-        } else if contents.photos.isEmpty {
-            if activity.isBusy {
-                page = "searching"
-            } else if contents.album?.isEmpty == true {
-                noImages.update(title: "No Images",
-                                description: "Nobody has shared photos taken near this place on Flickr yet. Try a pin nearby.")
-                page = "no-images"
-            } else {
-                noImages.update(title: "No Images",
-                                description: "You removed every photo of this album. New Collection brings others taken nearby.")
-                page = "no-images"
-            }
-        } else if !activity.isBusy, failed.count == contents.photos.count,
-                  let problem = albums.photoProblem(ofPin: pinID) {
-            // Not one photo came: the reason (a certificate, the network) is the same for all of them.
-            self.problem.update(icon: "network-error-symbolic", title: "No Photos Could Be Downloaded",
-                                description: problem)
-            emphasise(retry: true)
-            page = "problem"
-        } else {
-            page = "photos"
+        let photoProblem = albums.photoProblem(ofPin: pinID)
+        let state = AlbumPageState(contents: contents, activity: activity, failedCount: failed.count,
+                                   photoProblem: photoProblem)
+        switch state {
+        case .noImages(let description):
+            noImages.update(title: "No Images", description: description)
+        case .problem(let icon, let title, let description, let offersRetry):
+            problem.update(icon: icon, title: title, description: description)
+            emphasise(retry: offersRetry)
+        case .searching, .photos:
+            break
         }
-        gtk_stack_set_visible_child_full(content.cast(), page, fade ? GTK_STACK_TRANSITION_TYPE_CROSSFADE
-                                                                    : GTK_STACK_TRANSITION_TYPE_NONE)
+        gtk_stack_set_visible_child_full(content.cast(), state.pageName, fade ? GTK_STACK_TRANSITION_TYPE_CROSSFADE
+                                                                               : GTK_STACK_TRANSITION_TYPE_NONE)
 
         if case .downloading(let finished, let total) = activity, total > 0 {
             gtk_progress_bar_set_fraction(progress.cast(), Double(finished) / Double(total))
@@ -324,7 +304,7 @@ final class AlbumPage {
             ? "This place has no other photos" : "Replace these photos with others taken nearby")
         gtk_label_set_text(statusLabel.cast(), activity.statusText(photoCount: contents.photos.count, failed: failed.count))
         // Why the latest photo failed, where the failures are counted.
-        gtk_widget_set_tooltip_text(statusLabel, activity.isBusy ? nil : albums.photoProblem(ofPin: pinID))
+        gtk_widget_set_tooltip_text(statusLabel, activity.isBusy ? nil : photoProblem)
     }
 
     /// The problem page's way out is emphasised: Try Again, or Preferences for a key problem.

@@ -1,0 +1,50 @@
+import TouristAlbums
+import TouristStore
+
+/// What the album page shows: its photos, or in their place a search under way, "No Images", or a problem with its
+/// way out. Decided from the album's rows and what its album service is doing, with no GTK (`AlbumPage.render`).
+enum AlbumPageState: Equatable {
+    case searching
+    case noImages(description: String)
+    /// `offersRetry`: Try Again is the way out; otherwise Preferences (an API key problem).
+    case problem(icon: String, title: String, description: String, offersRetry: Bool)
+    case photos
+
+    /// - parameter failedCount: photos of the album whose download failed.
+    /// - parameter photoProblem: why the latest of them failed, if any did.
+    init(contents: AlbumContents, activity: AlbumActivity, failedCount: Int, photoProblem: String?) {
+        if contents.album == nil {
+            if case .failed(let trouble) = activity {
+                self = .problem(icon: trouble.kind == .temporary ? "network-error-symbolic" : "dialog-warning-symbolic",
+                                title: trouble.title, description: trouble.message,
+                                offersRetry: trouble.kind != .missingAPIKey && trouble.kind != .invalidAPIKey)
+            } else {
+                self = .searching
+            }
+        } else if contents.photos.isEmpty {
+            if activity.isBusy {
+                self = .searching
+            } else if contents.album?.isEmpty == true {
+                self = .noImages(description: "Nobody has shared photos taken near this place on Flickr yet. Try a pin nearby.")
+            } else {
+                self = .noImages(description: "You removed every photo of this album. New Collection brings others taken nearby.")
+            }
+        } else if !activity.isBusy, failedCount == contents.photos.count, let photoProblem {
+            // Not one photo came: the reason (a certificate, the network) is the same for all of them.
+            self = .problem(icon: "network-error-symbolic", title: "No Photos Could Be Downloaded",
+                            description: photoProblem, offersRetry: true)
+        } else {
+            self = .photos
+        }
+    }
+
+    /// The page's name in the album page's stack.
+    var pageName: String {
+        switch self {
+        case .searching: return "searching"
+        case .noImages: return "no-images"
+        case .problem: return "problem"
+        case .photos: return "photos"
+        }
+    }
+}
