@@ -37,13 +37,19 @@ final class ThumbnailCacheTests: XCTestCase {
         XCTAssertEqual(files, ["photos_7_1-ab.jpg.thumbnail"], "no part file is left")
     }
 
-    func testADamagedPictureIsNotUsed() throws {
+    /// A cache keeping a 24-pixel picture of the sample photo, the picture's file, and its stat (the photo's stamp).
+    private func makeKeptPicture() throws -> (ThumbnailCache, String, URL, stat) {
         let (cache, file) = try makeCache()
         let decoded = try XCTUnwrap(ImageDecoding.squareThumbnail(path: file, side: 24))
         cache.save(decoded, relativePath: "photos/7/1-ab.jpg", side: 24, photo: file)
         let kept = cache.file(for: "photos/7/1-ab.jpg", side: 24)
         var status = stat()
         stat(kept.path, &status)
+        return (cache, file, kept, status)
+    }
+
+    func testADamagedPictureIsNotUsed() throws {
+        let (cache, file, kept, status) = try makeKeptPicture()
         try Data("<html>not a picture</html>".utf8).write(to: kept)
         let times = [status.st_mtim, status.st_mtim] // still stamped as the photo's
         XCTAssertEqual(utimensat(AT_FDCWD, kept.path, times, 0), 0)
@@ -52,12 +58,7 @@ final class ThumbnailCacheTests: XCTestCase {
     }
 
     func testACutShortOrResizedJPEGPictureIsNotUsed() throws {
-        let (cache, file) = try makeCache()
-        let decoded = try XCTUnwrap(ImageDecoding.squareThumbnail(path: file, side: 24))
-        cache.save(decoded, relativePath: "photos/7/1-ab.jpg", side: 24, photo: file)
-        let kept = cache.file(for: "photos/7/1-ab.jpg", side: 24)
-        var status = stat()
-        stat(kept.path, &status)
+        let (cache, file, kept, status) = try makeKeptPicture()
         let whole = try Data(contentsOf: kept)
         XCTAssertEqual(Array(whole.prefix(2)), [0xFF, 0xD8], "an opaque picture is kept as a JPEG")
 
