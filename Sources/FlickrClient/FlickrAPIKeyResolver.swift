@@ -1,4 +1,5 @@
 import Foundation
+import WebAccess
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -89,25 +90,13 @@ public struct FlickrAPIKeyResolver: Sendable {
         }
         try prepareFolder()
         let temporary = configFolder.appendingPathComponent(".\(Self.fileName).\(UUID().uuidString).tmp")
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw fileError(temporary, errno) }
         var bytes = Array((apiKey.value + "\n").utf8)
         var failure: Int32 = 0
-        if fchmod(descriptor, 0o600) != 0 { failure = errno }
-        var written = 0
-        while failure == 0 && written < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { buffer in
-                write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-            }
-            if count < 0 {
-                if errno == EINTR { continue }
-                failure = errno
-            } else {
-                written += count
-            }
+        do {
+            try NewFile.create(bytes, to: temporary.path, permissions: 0o600, durable: true)
+        } catch {
+            failure = error.code.rawValue
         }
-        if failure == 0 && fsync(descriptor) != 0 { failure = errno }
-        close(descriptor)
         bytes.removeAll()
         if failure == 0 && rename(temporary.path, keyFile.path) != 0 { failure = errno }
         if failure != 0 {

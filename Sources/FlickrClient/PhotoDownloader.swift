@@ -252,10 +252,9 @@ public final class PhotoDownloader: PhotoDownloading {
         let part = stagingFolder.appendingPathComponent("\(name).part")
         let file = stagingFolder.appendingPathComponent("\(name).\(format.fileExtension)")
         do {
-            try data.write(to: part)
+            try NewFile.create(data, to: part.path)
         } catch {
-            unlink(part.path)
-            throw .fileSystem(path: part.path, reason: "the photo could not be written")
+            throw .fileSystem(path: part.path, reason: String(cString: strerror(error.code.rawValue)))
         }
         if rename(part.path, file.path) != 0 {
             let reason = String(cString: strerror(errno))

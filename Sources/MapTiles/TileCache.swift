@@ -1,4 +1,5 @@
 import Foundation
+import WebAccess
 
 /// The map's tile files on disk, laid out as osm-gps-map reads them: `<folder>/Z/X/Y.png`.
 ///
@@ -68,11 +69,11 @@ public struct TileCache: Sendable {
         let directory = target.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let temporary = directory.appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString).tmp")
-        try data.write(to: temporary)
+        try NewFile.create(data, to: temporary.path, permissions: 0o644)
         return temporary
     }
 }
 
 extension POSIXError {
-    static var current: POSIXError { POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    static var current: POSIXError { POSIXError(errno) }
 }
