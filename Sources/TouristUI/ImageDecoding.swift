@@ -95,39 +95,53 @@ public enum ImageDecoding {
         return try? squareThumbnail(data: data, side: side).get()
     }
 
-    /// `data` scaled and centre-cropped to a `side`×`side` square. It is decoded at about that size
-    /// (gdk-pixbuf scales while loading; JPEG natively), never at full size.
+    /// `data` centre-cropped to a square and scaled to `side`×`side`. It is never decoded at full size
+    /// when it need not be: a JPEG at the smallest of libjpeg's own steps (1/2, 1/4, 1/8) that still covers
+    /// the square, other formats at the square's size (gdk-pixbuf scales while loading). Then one scale,
+    /// of the square only.
     static func squareThumbnail(data: Data, side: Int32) -> Result<DecodedPixbuf, FlickrError> {
-        decode(data, shorterSide: side).flatMap { decoded in
+        decode(data, shorterSide: side, fit: .atLeast).flatMap { decoded in
             cropSquare(decoded.pixbuf, side: side).map { .success($0) } ?? .failure(.unusableImage(.damaged))
         }
     }
 
     private static func cropSquare(_ original: OpaquePointer, side: Int32) -> DecodedPixbuf? {
         let width = gdk_pixbuf_get_width(original), height = gdk_pixbuf_get_height(original)
-        guard width > 0, height > 0 else { return nil }
-        // Scale so the shorter side fills the square (a small step now), then crop the middle.
-        let scale = Double(side) / Double(min(width, height))
-        let scaledWidth = max(side, Int32((Double(width) * scale).rounded()))
-        let scaledHeight = max(side, Int32((Double(height) * scale).rounded()))
-        guard let scaled = gdk_pixbuf_scale_simple(original, scaledWidth, scaledHeight, GDK_INTERP_BILINEAR) else {
-            return nil
-        }
-        defer { g_object_unref(UnsafeMutableRawPointer(scaled)) }
-        guard let square = gdk_pixbuf_new_subpixbuf(scaled, (scaledWidth - side) / 2, (scaledHeight - side) / 2,
-                                                    side, side),
-              let copy = gdk_pixbuf_copy(square) else { return nil }
-        g_object_unref(UnsafeMutableRawPointer(square))
-        return DecodedPixbuf(adopting: copy)
+        let shorter = min(width, height)
+        guard shorter > 0, side > 0,
+              let square = gdk_pixbuf_new_subpixbuf(original, (width - shorter) / 2, (height - shorter) / 2,
+                                                    shorter, shorter) else { return nil }
+        defer { g_object_unref(UnsafeMutableRawPointer(square)) }
+        // A copy of its own either way: the decoded image is not kept alive behind a square of it.
+        let result = shorter == side ? gdk_pixbuf_copy(square)
+                                     : gdk_pixbuf_scale_simple(square, side, side, GDK_INTERP_BILINEAR)
+        return result.map { DecodedPixbuf(adopting: $0) }
+    }
+
+    /// The largest of libjpeg's steps (1, 2, 4, 8) that keeps a shorter side of `shorter` pixels at least
+    /// `side` (libjpeg rounds up).
+    static func jpegStep(shorter: Int32, side: Int32) -> Int32 {
+        var step: Int32 = 1
+        while step < 8, (shorter + 2 * step - 1) / (2 * step) >= side { step *= 2 }
+        return step
+    }
+
+    /// How `decode` sizes an image by its shorter side.
+    enum Fit {
+        /// At most the size asked for: scaled down to it while loading.
+        case exact
+        /// At least the size asked for, at a size the decoder reaches by itself (JPEG's DCT scaling), so that
+        /// gdk-pixbuf does not scale it again after loading: the caller scales once, after cropping.
+        case atLeast
     }
 
     /// Decodes `data` with its shorter side at most `shorterSide`; an image whose header announces
     /// more than `maxPixels` is refused before any pixel is decoded.
-    static func decode(_ data: Data, shorterSide: Int32) -> Result<DecodedPixbuf, FlickrError> {
+    static func decode(_ data: Data, shorterSide: Int32, fit: Fit = .exact) -> Result<DecodedPixbuf, FlickrError> {
         prepare()
         guard let loader = gdk_pixbuf_loader_new() else { return .failure(.unusableImage(.damaged)) }
         defer { g_object_unref(UnsafeMutableRawPointer(loader)) }
-        let header = HeaderCheck(maxPixels: maxPixels, side: shorterSide)
+        let header = HeaderCheck(maxPixels: maxPixels, side: shorterSide, fit: fit)
         let box = Unmanaged.passRetained(header).toOpaque()
         let sizePrepared: @convention(c) (UnsafeMutablePointer<GdkPixbufLoader>?, Int32, Int32, UnsafeMutableRawPointer?) -> Void = {
             loader, width, height, data in
@@ -160,12 +174,14 @@ public enum ImageDecoding {
         // @unchecked: used by one loader on one thread, during one decode.
         let maxPixels: Int64
         let side: Int32
+        let fit: Fit
         var width = 0, height = 0
         var refused = false
 
-        init(maxPixels: Int64, side: Int32) {
+        init(maxPixels: Int64, side: Int32, fit: Fit) {
             self.maxPixels = maxPixels
             self.side = side
+            self.fit = fit
         }
 
         func sizePrepared(_ loader: UnsafeMutablePointer<GdkPixbufLoader>?, _ width: Int32, _ height: Int32) {
@@ -176,8 +192,20 @@ public enum ImageDecoding {
                 gdk_pixbuf_loader_set_size(loader, 0, 0) // a size of 0 stops the decoder before it allocates
                 return
             }
+            if fit == .atLeast, let format = gdk_pixbuf_loader_get_format(loader),
+               let name = gdk_pixbuf_format_get_name(format) {
+                defer { g_free(name) }
+                if String(cString: name) == "jpeg" {
+                    // gdk-pixbuf's JPEG loader takes the smallest of libjpeg's steps that is at least the size
+                    // asked for; asked for exactly that step's size, it leaves the image as libjpeg made it.
+                    let step = ImageDecoding.jpegStep(shorter: min(width, height), side: side)
+                    gdk_pixbuf_loader_set_size(loader, (width + step - 1) / step, (height + step - 1) / step)
+                    return
+                }
+            }
             let scale = min(1, Double(side) / Double(min(width, height)))
             gdk_pixbuf_loader_set_size(loader, max(1, Int32(Double(width) * scale)), max(1, Int32(Double(height) * scale)))
         }
+
     }
 }
