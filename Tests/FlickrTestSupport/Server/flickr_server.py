@@ -49,7 +49,8 @@ def photo_jpeg(name):
     """A distinct, recognisable 320x240 JPEG per photo when Pillow is available (screenshots show
     which photo is which); the small shared JPEG otherwise, so the server stays stdlib-only.
     Made once per name: drawing one holds Python's lock for milliseconds, which would otherwise be
-    part of every client's figure (the benchmarks compare the app with curl on this server)."""
+    part of every client's figure (the benchmarks compare the app with curl on this server, and have
+    the photos drawn before either asks: bench/album_download.py's warm_server)."""
     try:
         from PIL import Image, ImageDraw
     except ImportError:
