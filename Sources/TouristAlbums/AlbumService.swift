@@ -15,7 +15,8 @@ public final class AlbumService {
     let store: any AlbumStore
     let searcher: any FlickrSearching
     let downloader: any PhotoDownloading
-    let albumSize: Int
+    /// Photos an album holds (one page of a search).
+    public let albumSize: Int
     let logger: Logger
 
     private var activities: [Int64: AlbumActivity] = [:]

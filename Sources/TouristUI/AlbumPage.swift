@@ -271,9 +271,7 @@ final class AlbumPage {
         guard contentsArrived || isOnScreen else { return }
         let activity = albums.activity(ofPin: pinID)
         let failed = albums.failedPhotoIDs(ofPin: pinID)
-        // Made ready behind the map (`prepare`, the pointer resting on the pin), the page has time to hand its
-        // pictures to the display before the click; opened at once, it draws them from memory instead.
-        grid.sync(contents.photos, failed: failed, pictures: pictures, copyToDisplay: !isPresented)
+        grid.sync(contents.photos, failed: failed, pictures: pictures)
 
         let photoProblem = albums.photoProblem(ofPin: pinID)
         let state = AlbumPageState(contents: contents, activity: activity, failedCount: failed.count,
@@ -373,6 +371,13 @@ final class AlbumPage {
     /// On leaving the album or quitting: deleted photos' files go for good (synchronously).
     func finishPendingDeletions() {
         deletions.finishAll()
+    }
+
+    /// Makes the images an album's photos are shown in ahead, a few at a time while the main loop is idle
+    /// (`DisplayImages`): the first album opened then costs its frame no more than the next.
+    func prepareDisplayImages() {
+        let scale = gtk_widget_get_scale_factor(root)
+        grid.displayImages.prepare(count: albums.albumSize, side: PhotoTile.side * scale, scale: scale)
     }
 
     /// The first photo takes the keyboard (the album was opened).

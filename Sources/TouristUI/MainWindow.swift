@@ -143,6 +143,11 @@ final class MainWindow {
     func present() {
         guard lifetime.isAlive else { return }
         gtk_window_present(window.cast())
+        // Once the map is up and asking for its tiles.
+        Timeout.after(milliseconds: 500) { [weak self] in
+            guard let self, self.lifetime.isAlive else { return }
+            self.albumPage?.prepareDisplayImages()
+        }
     }
 
     /// Closes the window (its close button, Ctrl+Q, a signal): it disappears at once, and is

@@ -34,12 +34,25 @@ final class PhotoGrid {
     /// The frame that drew the grid after photos were shown is over: they are on the screen (benchmark, tests).
     var onPainted: (() -> Void)?
     private var shownSincePaint = false
+    /// The images the tiles' pictures are copied into before they are shown (`PhotoTile`).
+    let displayImages: DisplayImages
+    private let lifetime: WidgetLifetime
 
     init(resolvePath: @escaping (String) -> String, albums: AlbumService, thumbnails: ThumbnailCache? = nil) {
         self.resolvePath = resolvePath
         self.albums = albums
         self.thumbnails = thumbnails
-        flowBox = gtk_flow_box_new()
+        let flowBox = gtk_flow_box_new()!
+        self.flowBox = flowBox
+        let lifetime = WidgetLifetime(flowBox)
+        self.lifetime = lifetime
+        // The window the grid is in, if it is in one yet: every widget of a window draws into its toplevel's.
+        displayImages = DisplayImages { [weak lifetime] in
+            guard lifetime?.isAlive == true, let toplevel = gtk_widget_get_toplevel(flowBox),
+                  gtk_widget_is_toplevel(toplevel) != 0 else { return nil }
+            return gtk_widget_get_window(toplevel)
+        }
+        lifetime.onDestroy { [displayImages] in displayImages.removeAll() }
         gtk_flow_box_set_homogeneous(flowBox.cast(), 1)
         gtk_flow_box_set_selection_mode(flowBox.cast(), GTK_SELECTION_NONE)
         gtk_flow_box_set_activate_on_single_click(flowBox.cast(), 1)
@@ -95,8 +108,7 @@ final class PhotoGrid {
     /// Brings the grid in line with the album: removed photos go (the rest flow up), new ones come
     /// in at their place as placeholders, and each tile shows its photo once its file is there (at once
     /// if `pictures`, by photo file, has its picture).
-    /// `copyToDisplay`: the tiles that show a picture now hand it to the display first (`PhotoTile`).
-    func sync(_ photos: [Photo], failed: Set<Int64>, pictures: [String: PhotoPicture] = [:], copyToDisplay: Bool = false) {
+    func sync(_ photos: [Photo], failed: Set<Int64>, pictures: [String: PhotoPicture] = [:]) {
         isSyncing = true
         defer { isSyncing = false }
         offered = pictures
@@ -112,7 +124,6 @@ final class PhotoGrid {
         for (index, photo) in photos.enumerated() {
             guard let id = photo.id else { continue }
             if let tile = tiles[id] {
-                tile.copiesToDisplay = copyToDisplay
                 tile.update(photo, failed: failed.contains(id))
                 if gtk_flow_box_child_get_index(tile.child.cast()) != Int32(index) {
                     g_object_ref(UnsafeMutableRawPointer(tile.child))
@@ -124,12 +135,12 @@ final class PhotoGrid {
                 let tile = PhotoTile(photo: photo, resolvePath: resolvePath, thumbnails: thumbnails,
                                      takeDecoded: { [albums] id in albums.takeDecodedPhoto(id) },
                                      takePicture: { [weak self] path in self?.offered.removeValue(forKey: path) },
+                                     displayImages: displayImages,
                                      onShown: { [weak self] source in
                                          self?.shownSincePaint = true
                                          self?.onShown?(source)
                                      })
                 tiles[id] = tile
-                tile.copiesToDisplay = copyToDisplay
                 gtk_flow_box_insert(flowBox.cast(), tile.child, Int32(index))
                 tile.update(photo, failed: failed.contains(id)) // in the grid first: it may show at once
             }

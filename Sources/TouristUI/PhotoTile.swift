@@ -44,8 +44,8 @@ final class PhotoTile {
     private var failedView: UnsafeMutablePointer<GtkWidget>?
     private(set) var photo: Photo
     private(set) var state = State.placeholder
-    /// A picture shown from now on is first copied into an image the display shares (`show`).
-    var copiesToDisplay = false
+    /// Where a picture is copied before it is shown, into an image the display shares (`show`).
+    private let displayImages: DisplayImages?
     private var shownDescription: (name: String, tooltip: String)?
     /// Told when a photo has been shown, and where its picture came from (benchmark, tests).
     private let onShown: ((Source) -> Void)?
@@ -59,8 +59,9 @@ final class PhotoTile {
     init(photo: Photo, resolvePath: @escaping (String) -> String, thumbnails: ThumbnailCache? = nil,
          takeDecoded: @escaping (Int64) -> (any DecodedPhoto)? = { _ in nil },
          takePicture: @escaping (String) -> PhotoPicture? = { _ in nil },
-         onShown: ((Source) -> Void)? = nil) {
+         displayImages: DisplayImages? = nil, onShown: ((Source) -> Void)? = nil) {
         self.photo = photo
+        self.displayImages = displayImages
         self.resolvePath = resolvePath
         self.thumbnails = thumbnails
         self.takeDecoded = takeDecoded
@@ -205,10 +206,9 @@ final class PhotoTile {
             showFailed()
             return
         }
-        // The picture was made ready off the main thread. On a page made ready ahead of its click it is copied into
-        // an image like the window's (on X11, in memory shared with the X server), which draws without being sent
-        // again; on a page opened at once it is drawn from memory, and showing it costs nothing here.
-        if copiesToDisplay, let copy = Self.displayCopy(of: picture, for: child) {
+        // The picture was made ready off the main thread. It is copied into an image like the window's (on X11, in
+        // memory shared with the X server, made ahead: `DisplayImages`), which draws without being sent again.
+        if let copy = displayImages?.copy(of: picture) {
             gtk_image_set_from_surface(image.cast(), copy)
             cairo_surface_destroy(copy)
         } else {
@@ -221,27 +221,6 @@ final class PhotoTile {
         setPlaceholderLook(false, fade: source == .download)
         place(image)
         onShown?(source)
-    }
-
-    /// `picture` copied into an image like the window's (the grid's toplevel's: every widget of a window draws into
-    /// its native window); nil while the grid is in no realized window.
-    private static func displayCopy(of picture: PaintablePicture, for widget: UnsafeMutablePointer<GtkWidget>)
-        -> OpaquePointer? {
-        guard let toplevel = gtk_widget_get_toplevel(widget), gtk_widget_is_toplevel(toplevel) != 0,
-              let window = gtk_widget_get_window(toplevel),
-              let copy = gdk_window_create_similar_image_surface(window, cairo_image_surface_get_format(picture.surface),
-                                                                 picture.width, picture.height, picture.scale)
-        else { return nil }
-        let cr = cairo_create(copy)!
-        cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
-        cairo_set_source_surface(cr, picture.surface, 0, 0)
-        cairo_paint(cr)
-        cairo_destroy(cr)
-        guard cairo_surface_status(copy) == CAIRO_STATUS_SUCCESS else {
-            cairo_surface_destroy(copy)
-            return nil
-        }
-        return copy
     }
 
     private func describe(failed: Bool) {
