@@ -223,6 +223,9 @@ final class AlbumPage {
     }
 
     private func arrived(_ contents: AlbumContents, pictures: [String: PhotoPicture] = [:]) {
+        // The observation's first value is usually the snapshot again (read a moment later): going over thirty tiles
+        // again would change nothing. What else the page shows (the album's activity) comes by its own observer.
+        if contentsArrived, contents == self.contents { return }
         let first = !contentsArrived
         self.contents = contents
         contentsArrived = true
