@@ -25,12 +25,9 @@ final class PaintablePicture: @unchecked Sendable {
 
     /// `pixbuf` converted in memory (`ImageSurfaces`): safe on any thread. Nil if cairo cannot make the surface
     /// (out of memory).
-    init?(_ pixbuf: OpaquePointer, scale: Int32) {
+    convenience init?(_ pixbuf: OpaquePointer, scale: Int32) {
         guard let surface = ImageSurfaces.surface(from: pixbuf, scale: scale) else { return nil }
-        self.surface = surface
-        width = gdk_pixbuf_get_width(pixbuf)
-        height = gdk_pixbuf_get_height(pixbuf)
-        self.scale = scale
+        self.init(adopting: surface, scale: scale)
     }
 
     /// `surface`, an image surface made elsewhere (on any thread), whose reference it takes.
