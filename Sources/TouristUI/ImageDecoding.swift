@@ -132,8 +132,9 @@ public enum ImageDecoding {
         case atLeast
     }
 
-    /// Decodes `data` with its shorter side at most `shorterSide`; an image whose header announces
-    /// more than `maxPixels` is refused before any pixel is decoded.
+    /// Decodes `data` with its shorter side at most `shorterSide` (or, `fit: .atLeast`, at least that at the
+    /// decoder's own step); an image whose header announces more than `maxPixels` is refused before any pixel
+    /// is decoded.
     static func decode(_ data: Data, shorterSide: Int32, fit: Fit = .exact) -> Result<DecodedPixbuf, FlickrError> {
         prepare()
         guard let loader = gdk_pixbuf_loader_new() else { return .failure(.unusableImage(.damaged)) }
@@ -203,6 +204,5 @@ public enum ImageDecoding {
             let scale = min(1, Double(side) / Double(min(width, height)))
             gdk_pixbuf_loader_set_size(loader, max(1, Int32(Double(width) * scale)), max(1, Int32(Double(height) * scale)))
         }
-
     }
 }
