@@ -43,7 +43,7 @@ public struct TileCache: Sendable {
         let target = fileURL(for: tile)
         let temporary = try writeTemporary(data, beside: target)
         guard rename(temporary.path, target.path) == 0 else {
-            let error = POSIXError.current
+            let error = POSIXError(errno)
             unlink(temporary.path)
             throw error
         }
@@ -60,7 +60,7 @@ public struct TileCache: Sendable {
         // link(2) fails when the name exists, where rename(2) would replace it.
         guard link(temporary.path, target.path) == 0 else {
             if errno == EEXIST { return false }
-            throw POSIXError.current
+            throw POSIXError(errno)
         }
         return true
     }
@@ -72,8 +72,4 @@ public struct TileCache: Sendable {
         try NewFile.create(data, to: temporary.path, permissions: 0o644)
         return temporary
     }
-}
-
-extension POSIXError {
-    static var current: POSIXError { POSIXError(errno) }
 }
