@@ -29,23 +29,19 @@ extension AlbumService {
     /// - parameter attempt: a search that came back after its pin moved is made again for the new
     ///   place (normally the pin watch restarts the run first; this covers a move the watch saw as
     ///   the pin's first place).
-    func fetch(_ pinID: Int64, newCollection: Bool, token: UUID, attempt: Int = 1) async {
+    /// - parameter dropped: the pin as its insert wrote it, for a pin just dropped (no album, nothing seen): it
+    ///   is not read again before the first search.
+    func fetch(_ pinID: Int64, newCollection: Bool, token: UUID, attempt: Int = 1, dropped: Pin? = nil) async {
         setActivity(.searching, pinID, token: token)
         let store = self.store
-        let pin: Pin
-        let previous: Album?
-        let seen: Set<String>
-        do {
-            let (found, album, seenIDs) = try await Self.background {
-                (try store.pin(id: pinID), try store.album(ofPin: pinID), try store.seenFlickrIds(ofPin: pinID))
-            }
-            guard let found, isCurrent(token, pinID) else { return }
-            (pin, previous, seen) = (found, album, seenIDs)
-        } catch {
-            setActivity(.failed(AlbumProblem(kind: .other, title: "Photos Could Not Be Loaded",
-                                             message: error.localizedDescription)), pinID, token: token)
-            return
+        let known: (pin: Pin, previous: Album?, seen: Set<String>)
+        if let dropped, attempt == 1 {
+            known = (dropped, nil, [])
+        } else {
+            guard let read = await pinAndAlbum(pinID, token: token) else { return }
+            known = read
         }
+        let (pin, previous, seen) = known
 
         var page = 1
         if newCollection, let previous {
@@ -95,6 +91,23 @@ extension AlbumService {
         failedPhotos[pinID] = []
         logger.debug("Pin \(pinID): page \(result.page) of \(result.pages), \(inserted.count) photos")
         await download(inserted, pinID: pinID, token: token)
+    }
+
+    /// The pin where the store has it now, its album and the photos its albums have shown; nil (the run stops) if
+    /// it was deleted, the run is no longer current, or the store could not be read (said on the page).
+    private func pinAndAlbum(_ pinID: Int64, token: UUID) async -> (pin: Pin, previous: Album?, seen: Set<String>)? {
+        let store = self.store
+        do {
+            let (found, album, seen) = try await Self.background {
+                (try store.pin(id: pinID), try store.album(ofPin: pinID), try store.seenFlickrIds(ofPin: pinID))
+            }
+            guard let found, isCurrent(token, pinID) else { return nil }
+            return (found, album, seen)
+        } catch {
+            setActivity(.failed(AlbumProblem(kind: .other, title: "Photos Could Not Be Loaded",
+                                             message: error.localizedDescription)), pinID, token: token)
+            return nil
+        }
     }
 
     func download(_ photos: [Photo], pinID: Int64, token: UUID) async {

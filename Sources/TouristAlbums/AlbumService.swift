@@ -112,6 +112,15 @@ public final class AlbumService {
         start(pinID) { service, token in await service.completeAlbum(pinID, token: token) }
     }
 
+    /// A pin just dropped has no album yet: its search starts at once for the place its insert wrote, without
+    /// reading the store first (two reads, each a hop to the store's queue and back, before the request went
+    /// out). If the pin has moved by the time the album is saved, the store refuses it and the search is made
+    /// again for where the pin is (`fetch`).
+    public func ensureAlbum(ofNewPin pin: Pin) {
+        guard let pinID = pin.id, runs[pinID] == nil else { return }
+        start(pinID) { service, token in await service.fetch(pinID, newCollection: false, token: token, dropped: pin) }
+    }
+
     /// Downloads every photo of the album that failed, again (Try Again, when none could be downloaded).
     public func retryFailedPhotos(ofPin pinID: Int64) {
         guard runs[pinID] == nil else { return }

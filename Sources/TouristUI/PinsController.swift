@@ -181,7 +181,7 @@ final class PinsController {
                 if let place = self.dropPlaces.removeValue(forKey: placeholder) { self.dropPlaces[id] = place }
                 self.layer.rekey(from: placeholder, to: id)
                 // The search starts while the pin is still held; releasing it close by keeps it.
-                self.albums.ensureAlbum(ofPin: id)
+                self.albums.ensureAlbum(ofNewPin: pin)
             case .failure(let error):
                 self.tickets.removeValue(forKey: placeholder)
                 self.dropPlaces.removeValue(forKey: placeholder)
@@ -200,7 +200,7 @@ final class PinsController {
             guard let self else { return }
             switch result {
             case .success(let pin):
-                if let id = pin.id { self.albums.ensureAlbum(ofPin: id) }
+                self.albums.ensureAlbum(ofNewPin: pin)
             case .failure(let error):
                 self.report("The pin could not be saved.", error)
             }

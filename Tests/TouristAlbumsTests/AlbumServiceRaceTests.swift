@@ -109,6 +109,50 @@ final class AlbumServiceRaceTests: AlbumServiceTestCase {
     }
 
     @MainActor
+    func testANewPinSearchesWhereItDroppedWithOneSearch() async throws {
+        let service = makeService()
+        let pin = try database.insertPin(latitude: paris.latitude, longitude: paris.longitude)
+        let pinID = try XCTUnwrap(pin.id)
+
+        service.ensureAlbum(ofNewPin: pin) // as when the drop's insert has come back
+        service.ensureAlbum(ofPin: pinID) // as after a release close by: joins the running fetch
+        await service.waitUntilIdle(pinID: pinID)
+
+        let log = try await server.log()
+        XCTAssertEqual(log.searches.count, 1, "one search")
+        let expected = try await Self.flickrIds(at: paris, from: server.restURL)
+        let photos = try database.photos(ofPin: pinID)
+        XCTAssertFalse(photos.isEmpty)
+        XCTAssertTrue(Set(photos.map(\.flickrId)).isSubset(of: expected), "photos of where it dropped")
+        XCTAssertTrue(photos.allSatisfy { $0.filePath != nil })
+        XCTAssertEqual(service.activity(ofPin: pinID), .idle)
+        try assertFilesFollowRows(pinID: pinID)
+    }
+
+    @MainActor
+    func testANewPinMovedBeforeItsFirstSearchAnswersGetsThePhotosOfItsNewPlace() async throws {
+        try await server.inject("search", "delay", times: 1, ["seconds": 1.0])
+        let service = makeService()
+        let dropped = try database.insertPin(latitude: paris.latitude, longitude: paris.longitude)
+        let pinID = try XCTUnwrap(dropped.id)
+        service.ensureAlbum(ofNewPin: dropped) // searches Paris, the place the drop wrote, without reading it again
+        try await server.waitForLog { !$0.searches.isEmpty }
+
+        // Dragged far away before the button was released (as PinWriter writes it).
+        try database.movePin(id: pinID, latitude: rome.latitude, longitude: rome.longitude, clearingAlbum: true)
+        try await waitUntil { try database.albumContents(ofPin: pinID).album != nil && !service.activity(ofPin: pinID).isBusy
+            && database.photos(ofPin: pinID).allSatisfy { $0.filePath != nil } }
+        await service.waitUntilIdle(pinID: pinID)
+
+        let expected = try await Self.flickrIds(at: rome, from: server.restURL)
+        let photos = try database.photos(ofPin: pinID)
+        XCTAssertFalse(photos.isEmpty)
+        XCTAssertTrue(Set(photos.map(\.flickrId)).isSubset(of: expected), "the Paris answer was not saved for Rome")
+        XCTAssertEqual(service.activity(ofPin: pinID), .idle)
+        try assertFilesFollowRows(pinID: pinID)
+    }
+
+    @MainActor
     func testDeletingAPinInTheStoreStopsItsDownloads() async throws {
         try await server.configure(["image_delay": 1.0])
         let service = makeService()
