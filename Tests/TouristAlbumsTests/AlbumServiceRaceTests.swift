@@ -26,6 +26,20 @@ final class AlbumServiceRaceTests: AlbumServiceTestCase {
         while try !condition(), Date() < deadline { try? await Task.sleep(nanoseconds: 20_000_000) }
     }
 
+    /// The pin's album is whole and of `place`: photos a search there lists, every one downloaded, its files
+    /// following its rows, nothing left busy.
+    @MainActor
+    private func assertWholeAlbum(ofPin pinID: Int64, at place: (latitude: Double, longitude: Double),
+                                  _ service: AlbumService, file: StaticString = #filePath, line: UInt = #line) async throws {
+        let expected = try await Self.flickrIds(at: place, from: server.restURL)
+        let photos = try database.photos(ofPin: pinID)
+        XCTAssertFalse(photos.isEmpty, file: file, line: line)
+        XCTAssertTrue(Set(photos.map(\.flickrId)).isSubset(of: expected), "only photos of that place", file: file, line: line)
+        XCTAssertTrue(photos.allSatisfy { $0.filePath != nil }, "every photo downloaded", file: file, line: line)
+        XCTAssertEqual(service.activity(ofPin: pinID), .idle, "no status stuck at “Downloading …”", file: file, line: line)
+        try assertFilesFollowRows(pinID: pinID)
+    }
+
     @MainActor
     func testTwoResultsWithTheSameFlickrIdMakeOneAlbum() async throws {
         try await server.inject("search", "duplicate_ids", times: 1)
@@ -58,12 +72,7 @@ final class AlbumServiceRaceTests: AlbumServiceTestCase {
             && database.photos(ofPin: pinID).allSatisfy { $0.filePath != nil } }
         await service.waitUntilIdle(pinID: pinID)
 
-        let expected = try await Self.flickrIds(at: rome, from: server.restURL)
-        let photos = try database.photos(ofPin: pinID)
-        XCTAssertFalse(photos.isEmpty)
-        XCTAssertTrue(Set(photos.map(\.flickrId)).isSubset(of: expected), "only photos of the new place")
-        XCTAssertEqual(service.activity(ofPin: pinID), .idle, "no status stuck at “Downloading …”")
-        try assertFilesFollowRows(pinID: pinID)
+        try await assertWholeAlbum(ofPin: pinID, at: rome, service)
     }
 
     @MainActor
@@ -120,13 +129,7 @@ final class AlbumServiceRaceTests: AlbumServiceTestCase {
 
         let log = try await server.log()
         XCTAssertEqual(log.searches.count, 1, "one search")
-        let expected = try await Self.flickrIds(at: paris, from: server.restURL)
-        let photos = try database.photos(ofPin: pinID)
-        XCTAssertFalse(photos.isEmpty)
-        XCTAssertTrue(Set(photos.map(\.flickrId)).isSubset(of: expected), "photos of where it dropped")
-        XCTAssertTrue(photos.allSatisfy { $0.filePath != nil })
-        XCTAssertEqual(service.activity(ofPin: pinID), .idle)
-        try assertFilesFollowRows(pinID: pinID)
+        try await assertWholeAlbum(ofPin: pinID, at: paris, service)
     }
 
     @MainActor
@@ -144,12 +147,7 @@ final class AlbumServiceRaceTests: AlbumServiceTestCase {
             && database.photos(ofPin: pinID).allSatisfy { $0.filePath != nil } }
         await service.waitUntilIdle(pinID: pinID)
 
-        let expected = try await Self.flickrIds(at: rome, from: server.restURL)
-        let photos = try database.photos(ofPin: pinID)
-        XCTAssertFalse(photos.isEmpty)
-        XCTAssertTrue(Set(photos.map(\.flickrId)).isSubset(of: expected), "the Paris answer was not saved for Rome")
-        XCTAssertEqual(service.activity(ofPin: pinID), .idle)
-        try assertFilesFollowRows(pinID: pinID)
+        try await assertWholeAlbum(ofPin: pinID, at: rome, service) // the Paris answer was not saved for Rome
     }
 
     @MainActor
