@@ -7,7 +7,9 @@
 - opening the album again from disk: click to all photos painted (no request; the grid-sized pictures
   kept when the photos arrived are read back, so the photos are not decoded again), the click sent over a
   connection to the X server opened beforehand (TimedClicks); once after the pointer rested on the pin,
-  as a hand does, and once with the pointer arriving and clicking in the same instant;
+  as a hand does, and once with the pointer arriving and clicking in the same instant; the latter also beside
+  the decode floor plus a bare GTK page of as many tiles shown from a click (bench/floors/album_page.c), where the
+  time goes;
 - the longest main-loop stall during the download (the app's own watchdog, trace log);
 - the longest main-loop stall while five albums download at once (five pins dropped in a row, 1 s
   per image) and the user pans the map.
@@ -164,7 +166,7 @@ def page_floor(display: str, user: UserInput, clicks: TimedClicks, count: int) -
         try:
             log = TimedLog(process.stdout)
             log.wait_for(r"^ready$", timeout=30)
-            time.sleep(0.7)  # as long after its images are made as the app's click comes after its own
+            time.sleep(0.7)  # clicked a second after its window came up, as the app is
             user.mousemove(x + 150, y + 100)
             time.sleep(0.1)
             clicked = clicks.arrive_and_click(x, y - 12)
