@@ -22,15 +22,14 @@ are both served photos from memory.
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import statistics
 import subprocess
 import time
 from urllib.parse import urlencode
 
-from benchlib import (REPO, App, FlickrServer, TimedClicks, TimedLog, TileServer, UserInput, record, start_display,
-                      stop_process, temporary_home)
+from benchlib import (REPO, App, FlickrServer, TimedClicks, TimedLog, TileServer, UserInput, record, session_bus,
+                      start_display, stop_process, temporary_home)
 from harness.photo_cdn import PhotoCDN
 
 DECODE_FLOOR = REPO / ".build" / "bench-floors" / "decode_loop"
@@ -158,9 +157,7 @@ def page_floor(display: str, user: UserInput, clicks: TimedClicks, count: int) -
     x, y = MAP_POINT
     runs, turns = [], []
     for _ in range(3):
-        environment = {"DISPLAY": display, "PATH": "/usr/bin:/bin", "HOME": str(temporary_home()),
-                       **({"DBUS_SESSION_BUS_ADDRESS": os.environ["DBUS_SESSION_BUS_ADDRESS"]}
-                          if "DBUS_SESSION_BUS_ADDRESS" in os.environ else {})}
+        environment = {"DISPLAY": display, "PATH": "/usr/bin:/bin", "HOME": str(temporary_home()), **session_bus()}
         process = subprocess.Popen([str(PAGE_FLOOR), str(THUMBNAIL_SIDE), str(count)], env=environment,
                                    stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         try:

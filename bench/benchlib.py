@@ -133,6 +133,13 @@ def summary(values: list[float]) -> str:
             f"max={max(values):.2f}")
 
 
+def session_bus() -> dict[str, str]:
+    """The session bus every program of this benchmark shares (bench/run starts one), so none pays
+    for starting its own; each program has quit before the next starts."""
+    address = os.environ.get("DBUS_SESSION_BUS_ADDRESS")
+    return {"DBUS_SESSION_BUS_ADDRESS": address} if address else {}
+
+
 def temporary_home() -> Path:
     return Path(tempfile.mkdtemp(prefix="vt-bench-"))
 

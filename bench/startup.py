@@ -16,7 +16,6 @@ ROUNDS times; medians are reported.
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import statistics
 import subprocess
@@ -24,7 +23,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchlib import REPO, App, TimedLog, TileServer, app_binary, record, start_display, stop_process
+from benchlib import (REPO, App, TimedLog, TileServer, app_binary, record, session_bus, start_display,
+                      stop_process)
 from make_library import make_library
 
 FLOOR_BINARY = REPO / ".build" / "bench-floors" / "bare_map"
@@ -40,13 +40,6 @@ def first_tile_after(tiles: TileServer, started: float, agent: str, timeout: flo
             return min(stamps)
         time.sleep(0.002)
     raise TimeoutError("no tile was requested")
-
-
-def session_bus() -> dict[str, str]:
-    """The session bus every program of this benchmark shares (bench/run starts one), so none pays
-    for starting its own; each program has quit before the next starts."""
-    address = os.environ.get("DBUS_SESSION_BUS_ADDRESS")
-    return {"DBUS_SESSION_BUS_ADDRESS": address} if address else {}
 
 
 def time_floor(display: str, tiles: TileServer) -> float:
