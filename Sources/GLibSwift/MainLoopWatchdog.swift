@@ -1,19 +1,45 @@
 import CGtk
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Measures how late the main loop runs a short repeating timer: lateness is time the loop was
 /// busy (a stall). For diagnosis and benchmarks; costs one wake-up per interval.
+///
+/// A stall is work (the main thread running: layout, drawing, handlers), waiting for a core (other threads or
+/// processes holding them), or waiting on something (a reply the main thread blocked on, such as the X server's).
+/// Each stall is reported with the main thread's CPU time and its time waiting for a core since the previous
+/// tick, so a reader can tell them apart; what is left of that span it slept (idle before the stall, or blocked).
 @MainActor
 public final class MainLoopWatchdog {
+    /// One late tick.
+    public struct Stall: Sendable {
+        /// How late the tick ran: the time the main loop was busy past the tick's due time.
+        public let milliseconds: Double
+        /// The CPU time the main thread used since the previous tick (the stall, and the interval before it).
+        public let mainThreadCPUMilliseconds: Double
+        /// The time the main thread was ready to run but waited for a core since the previous tick (Linux's
+        /// scheduler statistics); nil where they cannot be read.
+        public let waitedForCoreMilliseconds: Double?
+        /// The time since the previous tick (the interval and the stall), the span the CPU and core-waiting times
+        /// are measured over.
+        public let spanMilliseconds: Double
+    }
+
     private final class State: @unchecked Sendable {
         // @unchecked: touched only on the GTK thread.
         let interval: UInt32
         var last = DispatchTime.now().uptimeNanoseconds
+        var lastCPU = MainLoopWatchdog.threadCPUMilliseconds()
+        var lastWaited = MainLoopWatchdog.threadRunQueueMilliseconds()
         var longest = 0.0
-        let report: @MainActor (Double) -> Void
+        let report: @MainActor (Stall) -> Void
         let threshold: Double
         var stopped = false
-        init(interval: UInt32, threshold: Double, report: @escaping @MainActor (Double) -> Void) {
+        init(interval: UInt32, threshold: Double, report: @escaping @MainActor (Stall) -> Void) {
             self.interval = interval
             self.threshold = threshold
             self.report = report
@@ -24,17 +50,28 @@ public final class MainLoopWatchdog {
 
     /// Reports every stall longer than `thresholdMilliseconds`.
     public init(intervalMilliseconds: UInt32 = 5, thresholdMilliseconds: Double = 20,
-                report: @escaping @MainActor (_ stallMilliseconds: Double) -> Void) {
+                report: @escaping @MainActor (Stall) -> Void) {
         state = State(interval: intervalMilliseconds, threshold: thresholdMilliseconds, report: report)
         let pointer = Unmanaged.passRetained(state).toOpaque()
         g_timeout_add_full(G_PRIORITY_DEFAULT, intervalMilliseconds, { data in
             let state = Unmanaged<State>.fromOpaque(data!).takeUnretainedValue()
             if state.stopped { return 0 }
             let now = DispatchTime.now().uptimeNanoseconds
-            let late = Double(now - state.last) / 1e6 - Double(state.interval)
+            let cpu = MainLoopWatchdog.threadCPUMilliseconds()
+            let span = Double(now - state.last) / 1e6
+            let late = span - Double(state.interval)
+            let used = cpu - state.lastCPU
+            let waited = MainLoopWatchdog.threadRunQueueMilliseconds()
+            let waitedForCore = waited.flatMap { now in state.lastWaited.map { now - $0 } }
             state.last = now
+            state.lastCPU = cpu
+            state.lastWaited = waited
             state.longest = max(state.longest, late)
-            if late > state.threshold { MainActor.assumeIsolated { state.report(late) } }
+            if late > state.threshold {
+                let stall = Stall(milliseconds: late, mainThreadCPUMilliseconds: used,
+                                  waitedForCoreMilliseconds: waitedForCore, spanMilliseconds: span)
+                MainActor.assumeIsolated { state.report(stall) }
+            }
             return 1
         }, pointer, { data in Unmanaged<State>.fromOpaque(data!).release() })
     }
@@ -43,4 +80,25 @@ public final class MainLoopWatchdog {
     public var longestStall: Double { state.longest }
 
     public func stop() { state.stopped = true }
+
+    /// The calling thread's CPU time (the tick runs on the main thread: its own).
+    nonisolated private static func threadCPUMilliseconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+        return Double(now.tv_sec) * 1e3 + Double(now.tv_nsec) / 1e6
+    }
+
+    /// The calling thread's time spent ready to run but waiting for a core, from /proc/thread-self/schedstat
+    /// (its second field, in nanoseconds); nil where there is no such file. A read of a few dozen bytes.
+    nonisolated private static func threadRunQueueMilliseconds() -> Double? {
+        let file = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC)
+        guard file >= 0 else { return nil }
+        defer { close(file) }
+        var buffer = [UInt8](repeating: 0, count: 96)
+        let count = buffer.withUnsafeMutableBytes { read(file, $0.baseAddress, $0.count) }
+        guard count > 0 else { return nil }
+        let fields = buffer[..<count].split(whereSeparator: { $0 == 0x20 || $0 == 0x0A })
+        guard fields.count >= 2, let nanoseconds = Double(String(decoding: fields[1], as: UTF8.self)) else { return nil }
+        return nanoseconds / 1e6
+    }
 }

@@ -121,7 +121,11 @@ public final class TouristApplication {
         if logger.logLevel <= .trace {
             let logger = self.logger
             watchdog = MainLoopWatchdog(thresholdMilliseconds: 5) { stall in
-                logger.trace("main loop stall \(String(format: "%.1f", stall)) ms")
+                let figure = { (milliseconds: Double) in String(format: "%.1f", milliseconds) }
+                let waited = stall.waitedForCoreMilliseconds.map { ", waited for a core \(figure($0))" } ?? ""
+                let breakdown = "main thread ran \(figure(stall.mainThreadCPUMilliseconds))\(waited) of the "
+                    + "\(figure(stall.spanMilliseconds)) ms since the last tick"
+                logger.trace("main loop stall \(figure(stall.milliseconds)) ms (\(breakdown))")
             }
         }
     }
