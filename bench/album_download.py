@@ -58,11 +58,12 @@ def thumbnails_read(app: App, start: float, end: float) -> int:
                if start <= stamp <= end and "photo shown (read from its thumbnail)" in line)
 
 
+Stall = tuple[float, float, float, float]  # milliseconds; the main thread ran, waited for a core; the span
 STALL = re.compile(r"main loop stall ([0-9.]+) ms \(main thread ran ([0-9.]+)(?:, waited for a core ([0-9.]+))? "
                    r"of the ([0-9.]+) ms")
 
 
-def longest_stall(app: App, start: float, end: float) -> tuple[float, float, float, float]:
+def longest_stall(app: App, start: float, end: float) -> Stall:
     """The longest main-loop stall in [start, end] (the app's watchdog): its milliseconds; and, over the span
     around it (the stall and the tick interval before it), the main thread's CPU time, its time waiting for a
     core, and the span's length. What is left of the span, the main thread slept: idle before the stall, or
@@ -72,7 +73,7 @@ def longest_stall(app: App, start: float, end: float) -> tuple[float, float, flo
     return max(stalls, default=(0.0, 0.0, 0.0, 0.0))
 
 
-def stall_note(stall: tuple[float, float, float, float]) -> str:
+def stall_note(stall: Stall) -> str:
     milliseconds, ran, waited, span = stall
     if milliseconds == 0:
         return "no stall over 5 ms"
@@ -247,7 +248,7 @@ def one_round(display: str, tiles: TileServer, user: UserInput) -> tuple[float, 
         flickr.stop()
 
 
-def five_albums_while_panning(display: str, tiles: TileServer, user: UserInput) -> tuple[tuple[float, float, float, float], int]:
+def five_albums_while_panning(display: str, tiles: TileServer, user: UserInput) -> tuple[Stall, int]:
     """Drops five pins in a row (each album starts downloading at its drop, 1 s per image), then pans
     the map while they download. Returns the longest main-loop stall from the first drop until every album
     was served or the pan ended, whichever is later, and how many images were still to come when the pan
