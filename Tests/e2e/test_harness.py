@@ -21,6 +21,7 @@ from harness.processes import stop_process
 from harness.screenshots import capture_screen, fraction_differing, is_blank
 from harness.tile_server import TileServer
 from harness.user_input import UserInput
+from harness.virtual_display import VirtualDisplay
 from harness.waiting import wait_until
 from harness.xdotool import xdotool
 
@@ -118,3 +119,37 @@ def test_real_input_reaches_a_gtk_app_without_a_window_manager(
         assert demo.wait(timeout=10) == 0
     finally:
         stop_process(demo)
+
+
+@pytest.mark.skipif(GTK_DEMO is None or shutil.which("openbox") is None,
+                    reason="needs gtk3-widget-factory and openbox (apt packages gtk-3-examples, openbox)")
+def test_a_display_with_a_window_manager_announces_it_and_still_opens_windows_at_0_0(tmp_path: Path) -> None:
+    """The benchmarks' display (bench/benchlib.start_display): the window manager is up, as GTK sees it, before
+    anything is measured; the benchmarks' clicks still land where they aim; it goes with the display."""
+    from Xlib import display as xdisplay  # python3-xlib, as the benchmarks
+
+    screen = VirtualDisplay(tmp_path / "xvfb.log", window_manager="openbox")
+    name = screen.start()
+    demo = None
+    try:
+        connection = xdisplay.Display(name)
+        try:
+            check = connection.screen().root.get_full_property(connection.intern_atom("_NET_SUPPORTING_WM_CHECK"), 0)
+            assert check is not None, "the window manager announced itself on the root window"
+        finally:
+            connection.close()
+        environment = {**os.environ, "DISPLAY": name, "GDK_BACKEND": "x11", "GSETTINGS_BACKEND": "memory"}
+        demo = subprocess.Popen([GTK_DEMO], env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        window = wait_until(
+            lambda: xdotool(name, "search", "--onlyvisible", "--pid", demo.pid, check=False).stdout.split(),
+            20, "gtk3-widget-factory shows a window",
+        )[0]
+        fields = dict(line.split("=", 1) for line in xdotool(name, "getwindowgeometry", "--shell", window).stdout.split())
+        assert (fields["X"], fields["Y"]) == ("0", "0"), "the first window opens at 0,0 under the window manager too"
+        manager = screen._window_manager
+        assert manager is not None and manager.poll() is None
+    finally:
+        if demo is not None:
+            stop_process(demo)
+        screen.stop()
+    assert manager.poll() is not None, "the window manager went with the display"
