@@ -94,10 +94,9 @@ def test_the_database_is_readable_while_the_app_holds_it_open_in_wal_mode(tmp_pa
 GTK_DEMO = shutil.which("gtk3-widget-factory")  # apt package gtk-3-examples
 
 
-@pytest.mark.skipif(GTK_DEMO is None, reason="gtk3-widget-factory (apt package gtk-3-examples) is not installed")
-def test_real_input_reaches_a_gtk_app_without_a_window_manager(
-    display: str, user: UserInput, artifacts: ArtifactFolder
-) -> None:
+def start_widget_factory(display: str) -> tuple[subprocess.Popen, str, tuple[str, str]]:
+    """gtk3-widget-factory on `display`, once its window shows: the process (stop it), its window, and where
+    that window is on the screen."""
     environment = {**os.environ, "DISPLAY": display, "GDK_BACKEND": "x11", "GSETTINGS_BACKEND": "memory"}
     environment.pop("NO_AT_BRIDGE", None)
     demo = subprocess.Popen([GTK_DEMO], env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -107,7 +106,19 @@ def test_real_input_reaches_a_gtk_app_without_a_window_manager(
             20, "gtk3-widget-factory shows a window",
         )[0]
         fields = dict(line.split("=", 1) for line in xdotool(display, "getwindowgeometry", "--shell", window).stdout.split())
-        assert (fields["X"], fields["Y"]) == ("0", "0"), "without a window manager a window opens at 0,0"
+    except BaseException:
+        stop_process(demo)
+        raise
+    return demo, window, (fields["X"], fields["Y"])
+
+
+@pytest.mark.skipif(GTK_DEMO is None, reason="gtk3-widget-factory (apt package gtk-3-examples) is not installed")
+def test_real_input_reaches_a_gtk_app_without_a_window_manager(
+    display: str, user: UserInput, artifacts: ArtifactFolder
+) -> None:
+    demo, window, position = start_widget_factory(display)
+    try:
+        assert position == ("0", "0"), "without a window manager a window opens at 0,0"
         xdotool(display, "windowsize", "--sync", window, 900, 650)
         # The resized window repaints a moment later (longer on a loaded machine): wait for it.
         wait_until(lambda: not is_blank(capture_screen(display, artifacts.path("widget-factory.png"))
@@ -138,14 +149,8 @@ def test_a_display_with_a_window_manager_announces_it_and_still_opens_windows_at
             assert check is not None, "the window manager announced itself on the root window"
         finally:
             connection.close()
-        environment = {**os.environ, "DISPLAY": name, "GDK_BACKEND": "x11", "GSETTINGS_BACKEND": "memory"}
-        demo = subprocess.Popen([GTK_DEMO], env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        window = wait_until(
-            lambda: xdotool(name, "search", "--onlyvisible", "--pid", demo.pid, check=False).stdout.split(),
-            20, "gtk3-widget-factory shows a window",
-        )[0]
-        fields = dict(line.split("=", 1) for line in xdotool(name, "getwindowgeometry", "--shell", window).stdout.split())
-        assert (fields["X"], fields["Y"]) == ("0", "0"), "the first window opens at 0,0 under the window manager too"
+        demo, _, position = start_widget_factory(name)
+        assert position == ("0", "0"), "the first window opens at 0,0 under the window manager too"
         manager = screen._window_manager
         assert manager is not None and manager.poll() is None
     finally:
