@@ -22,14 +22,13 @@ are both served photos from memory.
 from __future__ import annotations
 
 import argparse
-import re
 import statistics
 import subprocess
 import time
 from urllib.parse import urlencode
 
-from benchlib import (REPO, App, FlickrServer, TimedClicks, TimedLog, TileServer, UserInput, record, session_bus,
-                      start_display, stop_process, temporary_home)
+from benchlib import (REPO, App, FlickrServer, Stall, TimedClicks, TimedLog, TileServer, UserInput, longest_stall,
+                      record, session_bus, stall_note, start_display, stop_process, temporary_home)
 from harness.photo_cdn import PhotoCDN
 
 DECODE_FLOOR = REPO / ".build" / "bench-floors" / "decode_loop"
@@ -56,30 +55,6 @@ def thumbnails_read(app: App, start: float, end: float) -> int:
     """Photos shown in [start, end] from their kept grid-sized picture (no decode of the photo)."""
     return sum(1 for stamp, line in app.log.snapshot()
                if start <= stamp <= end and "photo shown (read from its thumbnail)" in line)
-
-
-Stall = tuple[float, float, float, float]  # milliseconds; the main thread ran, waited for a core; the span
-STALL = re.compile(r"main loop stall ([0-9.]+) ms \(main thread ran ([0-9.]+)(?:, waited for a core ([0-9.]+))? "
-                   r"of the ([0-9.]+) ms")
-
-
-def longest_stall(app: App, start: float, end: float) -> Stall:
-    """The longest main-loop stall in [start, end] (the app's watchdog): its milliseconds; and, over the span
-    around it (the stall and the tick interval before it), the main thread's CPU time, its time waiting for a
-    core, and the span's length. What is left of the span, the main thread slept: idle before the stall, or
-    blocked (on the X server's reply). Zeros when nothing went over the watchdog's threshold."""
-    stalls = [(float(m.group(1)), float(m.group(2)), float(m.group(3) or 0), float(m.group(4)))
-              for stamp, line in app.log.snapshot() if start <= stamp <= end and (m := STALL.search(line))]
-    return max(stalls, default=(0.0, 0.0, 0.0, 0.0))
-
-
-def stall_note(stall: Stall) -> str:
-    milliseconds, ran, waited, span = stall
-    if milliseconds == 0:
-        return "no stall over 5 ms"
-    return (f"in the worst ({milliseconds:.1f} ms), of the {span:.1f} ms since the watchdog's last tick the main "
-            f"thread ran {ran:.1f} ms, waited {waited:.1f} ms for a core and slept the rest (idle before the stall, "
-            f"or blocked on the X server's reply)")
 
 
 def curl_floor(flickr: FlickrServer, search_query: dict, image_urls: list[str], how: list[str]) -> float:

@@ -145,6 +145,8 @@ def temporary_home() -> Path:
 
 
 WINDOW_MANAGER = os.environ.get("BENCH_WINDOW_MANAGER", "openbox")
+if WINDOW_MANAGER in ("", "none"):
+    WINDOW_MANAGER = None
 
 
 def start_display(home: Path) -> VirtualDisplay:
@@ -153,10 +155,33 @@ def start_display(home: Path) -> VirtualDisplay:
     supports frame timing (a check its own source warns is slow on every call when no EWMH window manager
     runs), so the main loop waits each frame for Xvfb to have drawn it in software on the same cores: a wait
     no user's desktop has. Not a compositing one: in Xvfb its compositing would be software too."""
-    wm = None if WINDOW_MANAGER in ("", "none") else WINDOW_MANAGER
-    display = VirtualDisplay(home / "xvfb.log", window_manager=wm)
+    display = VirtualDisplay(home / "xvfb.log", window_manager=WINDOW_MANAGER)
     display.start()
     return display
+
+
+Stall = tuple[float, float, float, float]  # milliseconds; the main thread ran, waited for a core; the span
+STALL = re.compile(r"main loop stall ([0-9.]+) ms \(main thread ran ([0-9.]+)(?:, waited for a core ([0-9.]+))? "
+                   r"of the ([0-9.]+) ms")
+
+
+def longest_stall(app: App, start: float, end: float) -> Stall:
+    """The longest main-loop stall in [start, end] (the app's watchdog): its milliseconds; and, over the span
+    around it (the stall and the tick interval before it), the main thread's CPU time, its time waiting for a
+    core, and the span's length. What is left of the span, the main thread slept: idle before the stall, or
+    blocked (on the X server's reply). Zeros when nothing went over the watchdog's threshold."""
+    stalls = [(float(m.group(1)), float(m.group(2)), float(m.group(3) or 0), float(m.group(4)))
+              for stamp, line in app.log.snapshot() if start <= stamp <= end and (m := STALL.search(line))]
+    return max(stalls, default=(0.0, 0.0, 0.0, 0.0))
+
+
+def stall_note(stall: Stall) -> str:
+    milliseconds, ran, waited, span = stall
+    if milliseconds == 0:
+        return "no stall over 5 ms"
+    return (f"in the worst ({milliseconds:.1f} ms), of the {span:.1f} ms since the watchdog's last tick the main "
+            f"thread ran {ran:.1f} ms, waited {waited:.1f} ms for a core and slept the rest (idle before the stall, "
+            f"or blocked on the X server's reply)")
 
 
 RESULTS = REPO / "bench" / "results" / "latest.json"
