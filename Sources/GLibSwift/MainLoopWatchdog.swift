@@ -62,7 +62,7 @@ public final class MainLoopWatchdog {
             let late = span - Double(state.interval)
             let used = cpu - state.lastCPU
             let waited = MainLoopWatchdog.threadRunQueueMilliseconds()
-            let waitedForCore = waited.flatMap { now in state.lastWaited.map { now - $0 } }
+            let waitedForCore = waited.flatMap { current in state.lastWaited.map { current - $0 } }
             state.last = now
             state.lastCPU = cpu
             state.lastWaited = waited
