@@ -1,4 +1,5 @@
 import Foundation
+import GLibSwift
 import Logging
 import OnTheMapUI
 
@@ -26,7 +27,7 @@ if arguments.contains("--help") || arguments.contains("-h") {
 let environment = ProcessInfo.processInfo.environment
 let logLevel = environment["ON_THE_MAP_LOG"].flatMap { Logger.Level(rawValue: $0.lowercased()) } ?? .warning
 LoggingSystem.bootstrap { label in
-    var handler = StreamLogHandler.standardError(label: label)
+    var handler = StampedLogHandler(label: label)
     handler.logLevel = logLevel
     return handler
 }

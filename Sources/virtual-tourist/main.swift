@@ -1,5 +1,6 @@
 import CShims
 import Foundation
+import GLibSwift
 import Logging
 import TouristStore
 import TouristUI
@@ -28,7 +29,7 @@ if arguments.contains("--help") || arguments.contains("-h") {
 let environment = ProcessInfo.processInfo.environment
 let logLevel = environment["VIRTUAL_TOURIST_LOG"].flatMap { Logger.Level(rawValue: $0.lowercased()) } ?? .warning
 LoggingSystem.bootstrap { label in
-    var handler = StreamLogHandler.standardError(label: label)
+    var handler = StampedLogHandler(label: label)
     handler.logLevel = logLevel
     return handler
 }
