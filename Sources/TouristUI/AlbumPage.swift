@@ -13,12 +13,12 @@ final class AlbumPage {
     let root: UnsafeMutablePointer<GtkWidget>
     private let lifetime: WidgetLifetime
     let store: any AlbumPageStore
-    private let albums: AlbumService
+    let albums: AlbumService
     let notification: InAppNotification
     let logger: Logger
     private let content: UnsafeMutablePointer<GtkWidget>
-    private let grid: PhotoGrid
-    private let deletions: PhotoDeletions
+    let grid: PhotoGrid
+    let deletions: PhotoDeletions
     let largePhotos: LargePhotoCache?
     var viewer: PhotoViewer?
     private let progress: UnsafeMutablePointer<GtkWidget>
@@ -137,8 +137,7 @@ final class AlbumPage {
         lifetime.onDestroy { [weak self, albums] in
             albums.stopObserving(albumsObservation)
             self?.reading?.cancel()
-            self?.observation?.cancel()
-            self?.observation = nil
+            self?.stopWatching()
         }
     }
 
@@ -164,6 +163,7 @@ final class AlbumPage {
         } else {
             presentation.wait(milliseconds: Self.readyWait, then: onScreen)
         }
+        if contentsArrived { watchOnScreen() } // else once it has been read
     }
 
     /// The longest an album waits to be whole before it is shown anyway (a slow disk, a damaged file).
@@ -197,8 +197,7 @@ final class AlbumPage {
         finishPendingDeletions()
         self.pinID = pinID
         shownActivity = albums.activity(ofPin: pinID)
-        observation?.cancel()
-        observation = nil
+        stopWatching()
         reading?.cancel()
         contents = AlbumContents(album: nil, photos: [])
         contentsArrived = false
@@ -212,7 +211,20 @@ final class AlbumPage {
                                                          scale: scale, decodedAtDownload: decodedAtDownload)
             guard let self, self.pinID == pinID, !Task.isCancelled else { return }
             if let snapshot { self.arrived(snapshot.contents, pictures: snapshot.pictures) }
-            // A change since the snapshot comes with the observation's first value.
+            self.watchOnScreen()
+        }
+    }
+
+    /// Watches the album's rows once the page is asked for, after the frame that shows it (an idle turn comes after
+    /// a frame's): the watch's first read (the album again) takes no core from that frame, and an album made ready
+    /// behind the map but never opened is not watched. A change since the snapshot comes with that first value. An
+    /// album whose snapshot could not be read is watched at once.
+    private func watchOnScreen() {
+        guard let pinID, observation == nil, pendingWatch == nil, isPresented || !contentsArrived else { return }
+        pendingWatch = Timeout.whenIdle { [weak self] in
+            guard let self else { return }
+            self.pendingWatch = nil
+            guard self.pinID == pinID, self.observation == nil else { return }
             self.observation = self.store.observeAlbum(ofPin: pinID, onError: { [weak self] error in
                 self?.logger.error("Could not read the album: \(error.localizedDescription)")
             }, onChange: { [weak self] contents in
@@ -220,6 +232,15 @@ final class AlbumPage {
                 self.arrived(contents)
             })
         }
+    }
+
+    private var pendingWatch: Timeout?
+
+    private func stopWatching() {
+        observation?.cancel()
+        observation = nil
+        pendingWatch?.cancel()
+        pendingWatch = nil
     }
 
     private func arrived(_ contents: AlbumContents, pictures: [String: PhotoPicture] = [:]) {
@@ -255,8 +276,7 @@ final class AlbumPage {
     func forget(pinID: Int64) {
         guard pinID == self.pinID else { return }
         reading?.cancel()
-        observation?.cancel()
-        observation = nil
+        stopWatching()
         self.pinID = nil
     }
 
@@ -335,45 +355,6 @@ final class AlbumPage {
         logger.trace("album \(pinID ?? 0): photo shown (\(source)), \(shownPhotoCount) of \(contents.photos.count)")
         onPhotoShown?()
         presentIfWhole()
-    }
-
-    // MARK: Actions
-
-    private func newCollection() {
-        guard let pinID else { return }
-        finishPendingDeletions()
-        albums.newCollection(ofPin: pinID)
-    }
-
-    /// A click: a failed photo is tried again; a photo is removed (with Undo), once the album is whole.
-    private func clicked(_ tile: PhotoTile) {
-        guard let pinID, let id = tile.photo.id else { return }
-        if tile.state == .failed {
-            albums.retry(photoID: id, ofPin: pinID)
-            return
-        }
-        guard canDelete() else { return }
-        deletions.delete(photoID: id)
-    }
-
-    private func deleteFromKeyboard(_ tile: PhotoTile) {
-        guard let id = tile.photo.id, canDelete() else { return }
-        grid.willRemove(tile) // the next photo keeps the keyboard
-        deletions.delete(photoID: id)
-    }
-
-    private func canDelete() -> Bool {
-        guard let pinID else { return false }
-        guard albums.isComplete(contents, pinID: pinID) else {
-            notification.show("Photos can be removed once the album has finished downloading.", seconds: 4)
-            return false
-        }
-        return true
-    }
-
-    /// On leaving the album or quitting: deleted photos' files go for good (synchronously).
-    func finishPendingDeletions() {
-        deletions.finishAll()
     }
 
     /// Makes the images an album's photos are shown in ahead, a few at a time while the main loop is idle
