@@ -23,7 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchlib import (REPO, App, TimedLog, TileServer, app_binary, record, session_bus, start_display,
+from benchlib import (REPO, App, StampedLog, TileServer, app_binary, record, session_bus, start_display,
                       stop_process)
 from make_library import make_library
 
@@ -60,10 +60,12 @@ def time_app(app: App, tiles: TileServer, pins: int) -> tuple[float, float | Non
     """(ms to the first tile request, ms from then to the pins drawn, if there are any)."""
     shutil.rmtree(Path(app.environment["XDG_CACHE_HOME"]) / "virtual-tourist", ignore_errors=True)
     environment = {**app.environment, "NO_AT_BRIDGE": "1", **session_bus()}
+    path = Path(tempfile.mkdtemp(prefix="vt-bench-startup-log-")) / "app.log"
     started = time.monotonic()
-    process = subprocess.Popen([app_binary()], env=environment,
-                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    log = TimedLog(process.stderr)
+    with open(path, "wb") as written:
+        process = subprocess.Popen([app_binary()], env=environment,
+                                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=written)
+    log = StampedLog(path)
     try:
         first_tile = first_tile_after(tiles, started, "VirtualTourist")
         pins_after = None
@@ -74,6 +76,8 @@ def time_app(app: App, tiles: TileServer, pins: int) -> tuple[float, float | Non
         return (first_tile - started) * 1000, pins_after
     finally:
         stop_process(process)
+        log.close()
+        shutil.rmtree(path.parent, ignore_errors=True)
 
 
 def main() -> None:
