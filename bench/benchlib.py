@@ -76,6 +76,7 @@ class TimedLog(LogLines):
 
 
 STAMP = re.compile(r"^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})\.([0-9]{6})([+-])([0-9]{2})([0-9]{2}) ")
+SECONDS_STAMP = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}[+-][0-9]{4} ")  # swift-log's own
 
 
 class StampedLog(LogLines):
@@ -120,6 +121,9 @@ class StampedLog(LogLines):
         for raw in complete:
             line = raw.decode(errors="replace").rstrip()
             match = STAMP.match(line)
+            if not match and SECONDS_STAMP.match(line):
+                raise RuntimeError(f"{self.path}: the app stamps its log to the second only, so its figures could not "
+                                   f"be timed: an older build? ({line[:60]})")
             stamp = self._stamp(match) if match else (self.lines[-1][0] if self.lines else time.monotonic())
             self.lines.append((stamp, line))
         return list(self.lines)
