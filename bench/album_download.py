@@ -135,10 +135,12 @@ def http2_round(display: str, tiles: TileServer, user: UserInput) -> tuple[float
 
 
 def decode_floor(app: App) -> float:
-    """Milliseconds for gdk-pixbuf alone to decode the album's files at the grid's size."""
+    """Milliseconds for gdk-pixbuf alone to decode the album's files at the grid's size: the median of 7 runs (each a
+    new process, as the app's figure is). Runs are short: 2 or 3 in 15 take twice as long as the rest (7.1-7.9 ms,
+    then 13 and 17.6), and a median of 3 caught them."""
     files = sorted(str(path) for path in (app.database.parent / "photos").rglob("*") if path.is_file())
     runs = [float(subprocess.run([str(DECODE_FLOOR), str(THUMBNAIL_SIDE), str(DECODE_THREADS), *files],
-                                 check=True, capture_output=True, text=True).stdout) for _ in range(3)]
+                                 check=True, capture_output=True, text=True).stdout) for _ in range(7)]
     return statistics.median(runs)
 
 
