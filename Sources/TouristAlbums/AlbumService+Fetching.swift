@@ -133,8 +133,9 @@ extension AlbumService {
             // On the shelf before the write that names the file, so the grid finds it when it sees the file.
             if let decoded = staged.decoded { decodedPhotos.put(decoded, photoID: photoID) }
             do {
-                try await adoptions.adopt(StagedPhotoFile(photoID: photoID, file: staged.file,
-                                                          fileExtension: staged.format.fileExtension))
+                let relativePath = try await adoptions.adopt(StagedPhotoFile(photoID: photoID, file: staged.file,
+                                                                             fileExtension: staged.format.fileExtension))
+                if let decoded = staged.decoded { keepPicture?(decoded, relativePath) }
             } catch StoreError.photoNotFound {
                 // Removed from the album while it downloaded: the staged file is simply not taken.
                 _ = decodedPhotos.take(photoID)

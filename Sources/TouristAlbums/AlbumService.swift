@@ -29,6 +29,10 @@ public final class AlbumService {
     let decodedPhotos = DecodedPhotoShelf(capacity: 150)
     /// Downloaded photos on their way into the store, a write for each burst.
     let adoptions: PhotoAdoptions
+    /// Told each downloaded photo's decode, with its file's path, once the file is in the album (on the main actor: it
+    /// hands the work on). The app keeps the grid's picture of it there, so an album opened after a restart, or after
+    /// more downloads than the shelf keeps, reads its pictures instead of decoding its photos a second time.
+    public var keepPicture: ((_ decoded: any DecodedPhoto, _ relativePath: String) -> Void)?
 
     /// One fetch for one pin. Its token tells a current run from a cancelled or superseded one.
     struct Run {

@@ -8,17 +8,17 @@ import TouristStore
 @MainActor
 final class PhotoAdoptions {
     private let store: any AlbumStore
-    private var waiting: [(file: StagedPhotoFile, continuation: CheckedContinuation<Void, any Error>)] = []
+    private var waiting: [(file: StagedPhotoFile, continuation: CheckedContinuation<String, any Error>)] = []
     private var writing = false
 
     init(store: any AlbumStore) {
         self.store = store
     }
 
-    /// Returns once the photo's file is in the photos folder and its row names it; throws the store's
-    /// error for this photo (`photoNotFound` if it left the album meanwhile). The staged file is the
-    /// caller's until then.
-    func adopt(_ file: StagedPhotoFile) async throws {
+    /// Returns once the photo's file is in the photos folder and its row names it, with its path there (relative to
+    /// the data folder, as the row has it); throws the store's error for this photo (`photoNotFound` if it left the
+    /// album meanwhile). The staged file is the caller's until then.
+    func adopt(_ file: StagedPhotoFile) async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
             waiting.append((file, continuation))
             if !writing {
@@ -37,7 +37,7 @@ final class PhotoAdoptions {
             do {
                 let outcomes = try await AlbumService.background { try store.adoptPhotoFiles(files) }
                 for (entry, outcome) in zip(batch, outcomes) {
-                    entry.continuation.resume(with: outcome.map { _ in () }.mapError { $0 as any Error })
+                    entry.continuation.resume(with: outcome.mapError { $0 as any Error })
                 }
             } catch {
                 for entry in batch { entry.continuation.resume(throwing: error) }

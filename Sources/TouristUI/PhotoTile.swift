@@ -175,13 +175,7 @@ final class PhotoTile {
         let path = resolvePath(relativePath)
         if let id = photo.id, let decoded = takeDecoded(id) as? DecodedPixbuf,
            gdk_pixbuf_get_width(decoded.pixbuf) == side {
-            if let thumbnails {
-                // A file write: on a dispatch queue, not on Swift's shared executor, whose threads the
-                // album's other downloads are waiting for.
-                DispatchQueue.global(qos: .utility).async {
-                    thumbnails.save(decoded, relativePath: relativePath, side: side, photo: path)
-                }
-            }
+            // Its picture is kept by the album service's `keepPicture`, as the file came into the album.
             // One photo as it arrives: converted here (some tens of microseconds at the grid's size).
             return show(PaintablePicture(decoded.pixbuf, scale: scale), for: relativePath, source: .download)
         }

@@ -218,15 +218,28 @@ public final class TouristApplication {
             let downloader = PhotoDownloader(configuration: flickrConfiguration, stagingFolder: paths.stagingFolder,
                                              validator: ImageDecoding.photoValidator(side: PhotoTile.side * Self.screenScale()),
                                              logger: logger)
-            context.albums = AlbumService(store: database, searcher: client, downloader: downloader,
-                                          albumSize: flickrConfiguration.albumSize, logger: logger)
+            let albums = AlbumService(store: database, searcher: client, downloader: downloader,
+                                      albumSize: flickrConfiguration.albumSize, logger: logger)
+            context.albums = albums
             let largeFolder = paths.largePhotosFolder
             let largeDownloader = PhotoDownloader(configuration: flickrConfiguration,
                                                   stagingFolder: LargePhotoCache.stagingFolder(in: largeFolder),
                                                   validator: ImageDecoding.largePhotoValidator(
                                                     shorterSide: PhotoViewer.largestShorterSide), logger: logger)
             context.largePhotos = LargePhotoCache(folder: largeFolder, downloader: largeDownloader, logger: logger)
-            context.thumbnails = ThumbnailCache(folder: paths.thumbnailsFolder)
+            let thumbnails = ThumbnailCache(folder: paths.thumbnailsFolder)
+            context.thumbnails = thumbnails
+            // A photo's grid picture is kept as soon as its file is in the album, from its download's decode, whether
+            // or not its album is open: a file write, on a dispatch queue (not on Swift's shared executor, whose
+            // threads the album's other downloads are waiting for).
+            albums.keepPicture = { decoded, relativePath in
+                guard let decoded = decoded as? DecodedPixbuf else { return }
+                let path = database.photoFileURL(relativePath: relativePath).path
+                DispatchQueue.global(qos: .utility).async {
+                    thumbnails.save(decoded, relativePath: relativePath, side: gdk_pixbuf_get_width(decoded.pixbuf),
+                                    photo: path)
+                }
+            }
             // One geocoder for names and search: one User-Agent, one limit of a request a second (shared anyway).
             let geocoder = NominatimGeocoder(endpoint: geocoderEndpoint, userAgent: AppInfo.userAgent, logger: logger)
             context.namer = PinNamer(database: database, online: geocoder, logger: logger)

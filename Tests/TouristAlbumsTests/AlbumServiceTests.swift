@@ -108,6 +108,32 @@ final class AlbumServiceTests: AlbumServiceTestCase {
     }
 
     @MainActor
+    func testEachDownloadedPhotosDecodeIsOfferedForKeepingWithThePathItsRowNames() async throws {
+        final class Decode: DecodedPhoto {
+            let size: Int
+            init(size: Int) { self.size = size }
+        }
+        let service = makeService(validator: { data in
+            ImageValidation.check(data).map { ValidatedImage(format: $0, decoded: Decode(size: data.count)) }
+        })
+        var kept: [String: Int] = [:]
+        service.keepPicture = { decoded, relativePath in kept[relativePath] = (decoded as? Decode)?.size }
+        let pinID = try insertPin()
+
+        service.ensureAlbum(ofPin: pinID) // no page open: the album is fetched behind the map
+        await service.waitUntilIdle(pinID: pinID)
+
+        let photos = try database.photos(ofPin: pinID)
+        XCTAssertFalse(photos.isEmpty)
+        XCTAssertEqual(Set(kept.keys), Set(photos.compactMap(\.filePath)), "each photo once its file is in the album")
+        for photo in photos {
+            let path = try XCTUnwrap(photo.filePath)
+            let file = try Data(contentsOf: database.photoFileURL(relativePath: path))
+            XCTAssertEqual(kept[path], file.count, "the decode of the very bytes in the file the row names")
+        }
+    }
+
+    @MainActor
     func testOpeningAnAlbumThatIsOnDiskMakesNoRequest() async throws {
         let service = makeService()
         let pinID = try insertPin()

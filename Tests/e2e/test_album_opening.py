@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import time
+from pathlib import Path
 
 from harness.accessibility import AccessibleApp
 from test_album import LOADING, drop_album_pin, tile_names, wait_for_complete_album
@@ -77,3 +78,33 @@ def test_an_album_opened_with_no_pointer_on_its_pin_comes_on_screen_whole(make_a
     screenshot("opened from my places")
     assert f"album {pin[0]}: made ready" not in app.log_text()[start:]
     assert frames[0] == (len(photos), len(photos)), f"the album's first frame shows every photo: {frames}"
+
+
+def test_an_album_fetched_at_its_drop_and_opened_after_a_restart_is_read_not_decoded_again(make_app, flickr, user,
+                                                                                          screenshot):
+    """Decode once: each photo's grid picture is kept from its download's decode as it comes into the album, whether
+    or not the album is open, so opening it for the first time after a restart decodes none of its photos."""
+    app = make_app(extra_environment={"VIRTUAL_TOURIST_LOG": "trace"}).start()
+    accessible = AccessibleApp()
+    pin, head = drop_album_pin(app, user, accessible)  # and not opened
+    photos = app.wait_until(lambda: (rows := app.photos(pin[0])) and all(path for _, _, path in rows) and rows, 30,
+                            "the album downloaded behind the map")
+    kept = Path(app.environment["XDG_CACHE_HOME"]) / "virtual-tourist" / "thumbnails"
+    app.wait_until(lambda: len([f for f in kept.rglob("*.thumbnail")]) == len(photos), 10,
+                   "a grid picture was kept for each photo")
+    assert not accessible.exists("Back", "push button"), "the album was never opened"
+    assert app.quit() == 0
+
+    app.start()
+    accessible = AccessibleApp()
+    time.sleep(1)
+    start = len(app.log_text())
+    user.click(*head)
+    accessible.find("Back", "push button")
+    app.wait_until(lambda: painted(app.log_text()[start:], pin[0]), 5, "the album was drawn")
+    screenshot("opened after a restart")
+    log = app.log_text()[start:]
+    assert shown_from_disk(log, pin[0]) == len(photos), "every photo was read from its kept picture"
+    assert "decoded from its file" not in log, "no photo was decoded a second time"
+    names = tile_names(accessible)
+    assert len(names) == len(photos) and LOADING not in names, names
