@@ -10,6 +10,8 @@
   as a hand does, and once with the pointer arriving and clicking in the same instant; the latter also beside
   the decode floor plus a bare GTK page of as many tiles shown from a click (bench/floors/album_page.c), where the
   time goes;
+- the first opening, after a restart, of an album fetched at its drop and never opened (the pointer resting on the
+  pin): click to all photos painted beside the decode floor, and how many photos it decoded from their files;
 - the longest main-loop stall during the download (the app's own watchdog, trace log);
 - the longest main-loop stall while five albums download at once (five pins dropped in a row, 1 s
   per image) and the user pans the map.
@@ -225,6 +227,35 @@ def one_round(display: str, tiles: TileServer, user: UserInput) -> tuple[float, 
         flickr.stop()
 
 
+def unopened_round(display: str, tiles: TileServer, user: UserInput) -> tuple[float, float, int, int]:
+    """An album fetched at its drop and never opened, the app quit, then started again and the album opened (the
+    pointer rests on the pin 50 ms, then clicks): click to all photos painted, the decode floor for its files, how many
+    photos were decoded from their file on opening, and how many the album has."""
+    flickr = FlickrServer()
+    flickr.control({"all_usable": True})
+    app = App(display, tiles, flickr, temporary_home())
+    clicks = TimedClicks(display)
+    try:
+        app.start()
+        time.sleep(1.0)
+        x, y = MAP_POINT
+        user.press_and_hold(x, y, 0.7)
+        app.log.wait_for(r"Pin 1: ([0-9]+) of \1 photos done", timeout=30)
+        user.mousemove(x + 150, y + 100)  # off the pin: its album is not made ready either
+        time.sleep(1.0)
+        app.stop()
+        app.start()
+        time.sleep(1.0)
+        user.mousemove(x, y - 12)
+        opened = clicks.click()
+        painted, count = wait_all_painted(app, after=opened)
+        return (painted - opened) * 1000, decode_floor(app), decodes_from_file(app, opened, painted), count
+    finally:
+        clicks.close()
+        app.stop()
+        flickr.stop()
+
+
 def five_albums_while_panning(display: str, tiles: TileServer, user: UserInput) -> tuple[Stall, int]:
     """Drops five pins in a row (each album starts downloading at its drop, 1 s per image), then pans
     the map while they download. Returns the longest main-loop stall from the first drop until every album
@@ -272,6 +303,8 @@ def main() -> None:
     user = UserInput(display.name)
     try:
         rounds = [one_round(display.name, tiles, user) for _ in range(arguments.rounds)] if "http1" in parts else []
+        unopened = [unopened_round(display.name, tiles, user)
+                    for _ in range(arguments.rounds)] if "http1" in parts else []
         http2 = [http2_round(display.name, tiles, user) for _ in range(arguments.rounds)] if "http2" in parts else []
         busy = [five_albums_while_panning(display.name, tiles, user)
                 for _ in range(arguments.rounds)] if "busy" in parts else []
@@ -280,6 +313,14 @@ def main() -> None:
         display.stop()
     if rounds:
         record_http1(rounds)
+    if unopened:
+        opened, floor, decoded, count = (list(column) for column in zip(*unopened))
+        record("album.first_open_after_restart_of_an_album_never_opened_all_painted", statistics.median(opened), "ms",
+               floor=statistics.median(floor), floor_name=f"gdk-pixbuf decoding the same files at {THUMBNAIL_SIDE} px "
+               f"on {DECODE_THREADS} threads", goal_ratio=1.2,
+               note=f"the album was fetched at its drop and never opened before the app quit; the pointer rests on "
+                    f"the pin 50 ms, then clicks; photos decoded from their file on opening: {max(decoded)} of "
+                    f"{count[0]}; median of {len(unopened)}")
     if http2:
         record_http2(http2)
     if busy:
