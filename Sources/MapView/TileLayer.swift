@@ -161,7 +161,7 @@ final class TileLayer {
         let tile = wanted.removeFirst()
         decoding = tile
         let path = cache.fileURL(for: tile).path
-        TileDecodingThread.shared.run {
+        BackgroundThread.tileDecoding.run {
             let image = DecodedTile(path: path)
             Task { @MainActor [weak self] in
                 guard let self, self.lifetime.isAlive else { image?.destroy(); return }

@@ -51,6 +51,8 @@ public final class TouristApplication {
     /// Where pins' place names are refined online (Nominatim's API).
     private let geocoderEndpoint: URL
     static let geocoderVariable = "VIRTUAL_TOURIST_GEOCODER_URL"
+    /// Keeps downloaded photos' grid pictures (`AlbumService.keepPicture`).
+    private static let pictureKeeping = BackgroundThread(name: "grid-picture-keeping", nice: 19)
 
     /// - parameter builtInFlickrKey: the key meson baked in (`-Dflickr_api_key`), or "".
     public init(paths: AppPaths, environment: [String: String], builtInFlickrKey: String, logger: Logger) {
@@ -230,12 +232,13 @@ public final class TouristApplication {
             let thumbnails = ThumbnailCache(folder: paths.thumbnailsFolder)
             context.thumbnails = thumbnails
             // A photo's grid picture is kept as soon as its file is in the album, from its download's decode, whether
-            // or not its album is open: a file write, on a dispatch queue (not on Swift's shared executor, whose
-            // threads the album's other downloads are waiting for).
+            // or not its album is open. An encode and a file write nobody waits for: on a thread at nice 19, so that
+            // they take no core from the album's other photos, which arrive together over HTTP/2 and are decoded as
+            // they come (at the same priority the album's last photo was done 10 ms later).
             albums.keepPicture = { decoded, relativePath in
                 guard let decoded = decoded as? DecodedPixbuf else { return }
                 let path = database.photoFileURL(relativePath: relativePath).path
-                DispatchQueue.global(qos: .utility).async {
+                Self.pictureKeeping.run {
                     thumbnails.save(decoded, relativePath: relativePath, side: gdk_pixbuf_get_width(decoded.pixbuf),
                                     photo: path)
                 }
