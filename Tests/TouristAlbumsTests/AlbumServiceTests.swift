@@ -57,8 +57,22 @@ class AlbumServiceTestCase: XCTestCase {
     }
 }
 
+/// A download's stand-in decode: how many bytes it was made from.
+private final class SizeDecode: DecodedPhoto {
+    let size: Int
+    init(size: Int) { self.size = size }
+}
+
 /// AlbumService's behaviour.
 final class AlbumServiceTests: AlbumServiceTestCase {
+    /// A service whose downloads' checks "decode" each photo to its byte count.
+    @MainActor
+    private func makeSizeDecodingService() -> AlbumService {
+        makeService(validator: { data in
+            ImageValidation.check(data).map { ValidatedImage(format: $0, decoded: SizeDecode(size: data.count)) }
+        })
+    }
+
     @MainActor
     func testEnsuringANewPinsAlbumSearchesAndDownloadsEveryPhoto() async throws {
         let service = makeService()
@@ -83,13 +97,7 @@ final class AlbumServiceTests: AlbumServiceTestCase {
 
     @MainActor
     func testEachDownloadedPhotosDecodeIsHandedToTheGridOnce() async throws {
-        final class Decode: DecodedPhoto {
-            let size: Int
-            init(size: Int) { self.size = size }
-        }
-        let service = makeService(validator: { data in
-            ImageValidation.check(data).map { ValidatedImage(format: $0, decoded: Decode(size: data.count)) }
-        })
+        let service = makeSizeDecodingService()
         let pinID = try insertPin()
 
         service.ensureAlbum(ofPin: pinID)
@@ -100,7 +108,7 @@ final class AlbumServiceTests: AlbumServiceTestCase {
         for photo in photos {
             let id = try XCTUnwrap(photo.id)
             let path = try XCTUnwrap(photo.filePath)
-            let decoded = try XCTUnwrap(service.takeDecodedPhoto(id) as? Decode, "photo \(id) was decoded at download")
+            let decoded = try XCTUnwrap(service.takeDecodedPhoto(id) as? SizeDecode, "photo \(id) was decoded at download")
             let file = try Data(contentsOf: database.photoFileURL(relativePath: path))
             XCTAssertEqual(decoded.size, file.count, "the decode is of the very bytes in the photo's file")
             XCTAssertNil(service.takeDecodedPhoto(id), "handed over once")
@@ -109,15 +117,9 @@ final class AlbumServiceTests: AlbumServiceTestCase {
 
     @MainActor
     func testEachDownloadedPhotosDecodeIsOfferedForKeepingWithThePathItsRowNames() async throws {
-        final class Decode: DecodedPhoto {
-            let size: Int
-            init(size: Int) { self.size = size }
-        }
-        let service = makeService(validator: { data in
-            ImageValidation.check(data).map { ValidatedImage(format: $0, decoded: Decode(size: data.count)) }
-        })
+        let service = makeSizeDecodingService()
         var kept: [String: Int] = [:]
-        service.keepPicture = { decoded, relativePath in kept[relativePath] = (decoded as? Decode)?.size }
+        service.keepPicture = { decoded, relativePath in kept[relativePath] = (decoded as? SizeDecode)?.size }
         let pinID = try insertPin()
 
         service.ensureAlbum(ofPin: pinID) // no page open: the album is fetched behind the map
