@@ -172,7 +172,6 @@ final class PhotoTile {
         let scale = gtk_widget_get_scale_factor(child)
         let side = Self.side * scale
         // Decoded once: the download's check decoded it at this size (unless the scale differs).
-        let path = resolvePath(relativePath)
         if let id = photo.id, let decoded = takeDecoded(id) as? DecodedPixbuf,
            gdk_pixbuf_get_width(decoded.pixbuf) == side {
             // Its picture is kept by the album service's `keepPicture`, as the file came into the album.
@@ -184,6 +183,7 @@ final class PhotoTile {
             return show(picture.picture, for: relativePath, source: picture.source)
         }
         let thumbnails = self.thumbnails
+        let path = resolvePath(relativePath) // only a photo read or decoded here needs its file
         Task { [weak self] in
             let picture = await Task.detached(priority: .userInitiated) {
                 PhotoPicture.load(relativePath: relativePath, path: path, side: side, scale: scale, thumbnails: thumbnails)

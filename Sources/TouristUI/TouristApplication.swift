@@ -237,10 +237,9 @@ public final class TouristApplication {
             // they come (at the same priority the album's last photo was done 10 ms later).
             albums.keepPicture = { decoded, relativePath in
                 guard let decoded = decoded as? DecodedPixbuf else { return }
-                let path = database.photoFileURL(relativePath: relativePath).path
                 Self.pictureKeeping.run {
                     thumbnails.save(decoded, relativePath: relativePath, side: gdk_pixbuf_get_width(decoded.pixbuf),
-                                    photo: path)
+                                    photo: database.photoFileURL(relativePath: relativePath).path)
                 }
             }
             // One geocoder for names and search: one User-Agent, one limit of a request a second (shared anyway).
