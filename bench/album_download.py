@@ -36,6 +36,7 @@ from harness.photo_cdn import PhotoCDN
 DECODE_FLOOR = REPO / ".build" / "bench-floors" / "decode_loop"
 PAGE_FLOOR = REPO / ".build" / "bench-floors" / "album_page"
 THUMBNAIL_SIDE, DECODE_THREADS = 150, 2  # PhotoTile.side; Swift's default executor has one thread per core
+DECODE_FLOOR_NAME = f"gdk-pixbuf decoding the same files at {THUMBNAIL_SIDE} px on {DECODE_THREADS} threads"
 MAP_POINT = (500, 400)  # screen point of the pin (map area, window at 0,0)
 DELAY = 0.05
 
@@ -316,8 +317,7 @@ def main() -> None:
     if unopened:
         opened, floor, decoded, count = (list(column) for column in zip(*unopened))
         record("album.first_open_after_restart_of_an_album_never_opened_all_painted", statistics.median(opened), "ms",
-               floor=statistics.median(floor), floor_name=f"gdk-pixbuf decoding the same files at {THUMBNAIL_SIDE} px "
-               f"on {DECODE_THREADS} threads", goal_ratio=1.2,
+               floor=statistics.median(floor), floor_name=DECODE_FLOOR_NAME, goal_ratio=1.2,
                note=f"the album was fetched at its drop and never opened before the app quit; the pointer rests on "
                     f"the pin 50 ms, then clicks; photos decoded from their file on opening: {max(decoded)} of "
                     f"{count[0]}; median of {len(unopened)}")
@@ -344,14 +344,13 @@ def record_http1(rounds: list[tuple[float, ...]]) -> None:
            note=f"stalls under 5 ms are not reported; worst of {len(rounds)}; {stall_note(worst)}; the album is "
                 f"opened while it downloads: a bare GTK page of {count[0]} tiles (bench/floors/album_page.c) takes "
                 f"{statistics.median(page_turn):.1f} ms in its longest turn of the main loop, with nothing downloading")
-    floor_name = f"gdk-pixbuf decoding the same files at {THUMBNAIL_SIDE} px on {DECODE_THREADS} threads"
     record("album.reopen_from_disk_all_painted", statistics.median(reopen), "ms", floor=statistics.median(decoding),
-           floor_name=floor_name, goal_ratio=1.2,
+           floor_name=DECODE_FLOOR_NAME, goal_ratio=1.2,
            note=f"the pointer rests on the pin 50 ms, then clicks; requests on reopening: {max(requests)}; pictures "
                 f"read from the thumbnail cache instead of decoding the photo: {min(kept)} of {count[0]}; "
                 f"until painted on screen; median of {len(rounds)}")
     record("album.reopen_from_disk_all_painted.pointer_arrives_and_clicks", statistics.median(arrived), "ms",
-           floor=statistics.median(decoding), floor_name=floor_name, goal_ratio=1.2,
+           floor=statistics.median(decoding), floor_name=DECODE_FLOOR_NAME, goal_ratio=1.2,
            note=f"the pointer arrives on the pin and clicks in the same instant; median of {len(rounds)}")
     # No goal of its own: where the time goes. Reading the pictures and drawing the page come one after the other.
     record("album.reopen_from_disk_all_painted.pointer_arrives_and_clicks.beside_decode_and_page",
