@@ -63,7 +63,7 @@ struct PhotoPicture: Sendable {
             return PhotoPicture(picture: kept, source: .thumbnail)
         }
         guard let decoded = ImageDecoding.squareThumbnail(path: path, side: side) else { return nil }
-        thumbnails?.save(decoded, relativePath: relativePath, side: side, photo: path)
+        thumbnails?.keep(decoded, relativePath: relativePath, side: side, photo: path)
         return PaintablePicture(decoded.pixbuf, scale: scale).map { PhotoPicture(picture: $0, source: .file) }
     }
 }

@@ -14,10 +14,15 @@ import GLibSwift
 final class ThumbnailCache: Sendable {
     let folder: URL
     private let capacity: Int
+    /// Where `keep` writes (nil: on the caller's thread).
+    private let keeping: BackgroundThread?
 
-    init(folder: URL, capacity: Int = 4000) {
+    /// - parameter keeping: the thread `keep` encodes and writes pictures on: nobody waits for them, so it should
+    ///   run below the threads that decode what is on its way to the screen (nil: `keep` writes before it returns).
+    init(folder: URL, capacity: Int = 4000, keeping: BackgroundThread? = nil) {
         self.folder = folder
         self.capacity = max(1, capacity)
+        self.keeping = keeping
     }
 
     /// Where the picture of the photo at `relativePath` (`photos/<pin>/<id>-<tag>.jpg`, unique to one
@@ -76,6 +81,15 @@ final class ThumbnailCache: Sendable {
         if !stamped || rename(part.path, target.path) != 0 {
             unlink(part.path) // a full disk costs the next open a decode, nothing more
         }
+    }
+
+    /// `save`s `thumbnail` on the keeping thread, after the pictures given to it before; returns at once. A decode
+    /// made for the screen (an album opened whose pictures are not kept) is not held up by its encode and write.
+    /// `photo` is worked out there too.
+    func keep(_ thumbnail: DecodedPixbuf, relativePath: String, side: Int32,
+              photo: @autoclosure @escaping @Sendable () -> String) {
+        guard let keeping else { return save(thumbnail, relativePath: relativePath, side: side, photo: photo()) }
+        keeping.run { [self] in save(thumbnail, relativePath: relativePath, side: side, photo: photo()) }
     }
 
     /// Removes the pictures of the oldest photos beyond `capacity`, and what an interrupted write left. Grows with the

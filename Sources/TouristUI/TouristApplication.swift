@@ -51,7 +51,7 @@ public final class TouristApplication {
     /// Where pins' place names are refined online (Nominatim's API).
     private let geocoderEndpoint: URL
     static let geocoderVariable = "VIRTUAL_TOURIST_GEOCODER_URL"
-    /// Keeps downloaded photos' grid pictures (`AlbumService.keepPicture`).
+    /// Keeps photos' grid pictures (`ThumbnailCache.keep`).
     private static let pictureKeeping = BackgroundThread(name: "grid-picture-keeping", nice: 19)
 
     /// - parameter builtInFlickrKey: the key meson baked in (`-Dflickr_api_key`), or "".
@@ -229,18 +229,17 @@ public final class TouristApplication {
                                                   validator: ImageDecoding.largePhotoValidator(
                                                     shorterSide: PhotoViewer.largestShorterSide), logger: logger)
             context.largePhotos = LargePhotoCache(folder: largeFolder, downloader: largeDownloader, logger: logger)
-            let thumbnails = ThumbnailCache(folder: paths.thumbnailsFolder)
+            // Grid pictures are encoded and written on a thread at nice 19: nobody waits for them, so they take no core
+            // from the album's other photos, which arrive together over HTTP/2 and are decoded as they come (at the
+            // same priority the album's last photo was done 10 ms later), nor from an album decoded for the screen.
+            let thumbnails = ThumbnailCache(folder: paths.thumbnailsFolder, keeping: Self.pictureKeeping)
             context.thumbnails = thumbnails
             // A photo's grid picture is kept as soon as its file is in the album, from its download's decode, whether
-            // or not its album is open. An encode and a file write nobody waits for: on a thread at nice 19, so that
-            // they take no core from the album's other photos, which arrive together over HTTP/2 and are decoded as
-            // they come (at the same priority the album's last photo was done 10 ms later).
+            // or not its album is open.
             albums.keepPicture = { decoded, relativePath in
                 guard let decoded = decoded as? DecodedPixbuf else { return }
-                Self.pictureKeeping.run {
-                    thumbnails.save(decoded, relativePath: relativePath, side: gdk_pixbuf_get_width(decoded.pixbuf),
-                                    photo: database.photoFileURL(relativePath: relativePath).path)
-                }
+                thumbnails.keep(decoded, relativePath: relativePath, side: gdk_pixbuf_get_width(decoded.pixbuf),
+                                photo: database.photoFileURL(relativePath: relativePath).path)
             }
             // One geocoder for names and search: one User-Agent, one limit of a request a second (shared anyway).
             let geocoder = NominatimGeocoder(endpoint: geocoderEndpoint, userAgent: AppInfo.userAgent, logger: logger)

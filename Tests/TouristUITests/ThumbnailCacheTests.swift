@@ -1,5 +1,6 @@
 import CGtk
 import Foundation
+import GLibSwift
 @testable import TouristUI
 import XCTest
 
@@ -112,6 +113,32 @@ final class ThumbnailCacheTests: XCTestCase {
 
         let left = try FileManager.default.contentsOfDirectory(atPath: cache.folder.appendingPathComponent("24").path)
         XCTAssertEqual(Set(left), ["photos_1_2.jpg.thumbnail", "photos_1_3.jpg.thumbnail"])
+    }
+
+    /// The keeping thread of `testAPhotoDecodedForTheGridDoesNotWaitForItsPictureToBeWritten` (it lives as long as the
+    /// process, as the app's does).
+    private static let keeping = BackgroundThread(name: "test-picture-keeping", nice: 19)
+
+    func testAPhotoDecodedForTheGridDoesNotWaitForItsPictureToBeWritten() throws {
+        let (plain, file) = try makeCache()
+        let cache = ThumbnailCache(folder: plain.folder, keeping: Self.keeping)
+        let busy = DispatchSemaphore(value: 0)
+        Self.keeping.run { busy.wait() } // the keeping thread is held: a write behind it cannot happen yet
+        let kept = cache.file(for: "photos/7/1-ab.jpg", side: 24)
+
+        let decoded = try XCTUnwrap(PhotoPicture.load(relativePath: "photos/7/1-ab.jpg", path: file, side: 24, scale: 1,
+                                                      thumbnails: cache))
+
+        XCTAssertEqual(decoded.source, .file)
+        XCTAssertEqual(decoded.picture.width, 24)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: kept.path), "shown before its picture is written")
+        busy.signal()
+        let written = DispatchSemaphore(value: 0)
+        Self.keeping.run { written.signal() } // after the picture's write
+        XCTAssertEqual(written.wait(timeout: .now() + 10), .success)
+        let again = try XCTUnwrap(PhotoPicture.load(relativePath: "photos/7/1-ab.jpg", path: file, side: 24, scale: 1,
+                                                    thumbnails: cache))
+        XCTAssertEqual(again.source, .thumbnail, "kept on the keeping thread, and read back next time")
     }
 
     /// The largest difference of red, green or blue at (x, y) between the kept picture and the decoded photo.
