@@ -39,10 +39,10 @@ let package = Package(
                        providers: [.apt(["libosmgpsmap-1.0-dev"])]),
         .systemLibrary(name: "CGeonames", pkgConfig: "geonames",
                        providers: [.apt(["libgeonames-dev"])]),
-        // The few C functions Swift cannot call directly (macros, variadics, the main-queue bridge, libjpeg's
-        // longjmp errors).
+        // The few C functions Swift cannot call directly (macros, variadics, the main-queue bridge), and the album
+        // grid's kept pictures read straight into cairo images.
         .target(name: "CShims", dependencies: ["CGtk", "COsmGpsMap"],
-                linkerSettings: [.linkedLibrary("dispatch"), .linkedLibrary("jpeg")]),
+                linkerSettings: [.linkedLibrary("dispatch")]),
         // Thin Swift layer over GObject: references, signals as closures, the main-loop bridge.
         .target(name: "GLibSwift", dependencies: ["CGtk", "CShims", .product(name: "Logging", package: "swift-log")]),
         // The osm-gps-map widget as both apps use it: tile source, pin layer, pin images, gestures. No store.

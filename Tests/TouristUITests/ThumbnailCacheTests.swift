@@ -12,13 +12,13 @@ final class ThumbnailCacheTests: XCTestCase {
     }
 
     /// A cache, and a copy of the sample photo standing for the album's file.
-    private func makeCache(capacity: Int = 4000) throws -> (ThumbnailCache, String) {
+    private func makeCache(budget: Int = ThumbnailCache.defaultBudget) throws -> (ThumbnailCache, String) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("thumbnails-\(UUID().uuidString)")
         addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("photo.jpg")
         try FileManager.default.copyItem(atPath: photo, toPath: file.path)
-        return (ThumbnailCache(folder: folder.appendingPathComponent("cache"), capacity: capacity), file.path)
+        return (ThumbnailCache(folder: folder.appendingPathComponent("cache"), budget: budget), file.path)
     }
 
     func testAKeptPictureIsReadBackAtItsSizeAndLooksLikeThePhoto() throws {
@@ -31,11 +31,12 @@ final class ThumbnailCacheTests: XCTestCase {
         let kept = try XCTUnwrap(cache.load(relativePath: "photos/7/1-ab.jpg", side: 24, scale: 1, photo: file))
         XCTAssertEqual(kept.width, 24)
         XCTAssertEqual(kept.height, 24)
-        XCTAssertLessThan(colourDistance(kept, decoded, x: 12, y: 12), 24, "the same picture (JPEG at quality 90)")
+        XCTAssertEqual(colourDistance(kept, decoded, x: 12, y: 12), 0, "the very picture: nothing is lost")
+        XCTAssertEqual(colourDistance(kept, decoded, x: 3, y: 20), 0)
         XCTAssertNil(cache.load(relativePath: "photos/7/1-ab.jpg", side: 48, scale: 1, photo: file), "another size is another picture")
         XCTAssertNil(cache.load(relativePath: "photos/7/2-cd.jpg", side: 24, scale: 1, photo: file), "another photo")
         let files = try FileManager.default.contentsOfDirectory(atPath: cache.folder.appendingPathComponent("24").path)
-        XCTAssertEqual(files, ["photos_7_1-ab.jpg.thumbnail"], "no part file is left")
+        XCTAssertEqual(files, ["photos_7_1-ab.jpg.kept"], "no part file is left")
     }
 
     /// A cache keeping a 24-pixel picture of the sample photo, the picture's file, and its stat (the photo's stamp).
@@ -58,30 +59,44 @@ final class ThumbnailCacheTests: XCTestCase {
         XCTAssertNil(cache.load(relativePath: "photos/7/1-ab.jpg", side: 24, scale: 1, photo: file), "the photo is decoded instead")
     }
 
-    func testACutShortOrResizedJPEGPictureIsNotUsed() throws {
+    func testACutShortLengthenedOrResizedPictureIsNotUsed() throws {
         let (cache, file, kept, status) = try makeKeptPicture()
         let whole = try Data(contentsOf: kept)
-        XCTAssertEqual(Array(whole.prefix(2)), [0xFF, 0xD8], "an opaque picture is kept as a JPEG")
+        XCTAssertEqual(whole.count, 24 + 24 * 24 * 4, "a header and the rows, as cairo keeps them")
+        let other = try makeCache()
+        let otherSize = try XCTUnwrap(ImageDecoding.squareThumbnail(path: file, side: 30))
+        other.0.save(otherSize, relativePath: "photos/7/1-ab.jpg", side: 30, photo: other.1)
+        var anotherVersion = whole
+        anotherVersion[4] = 9
 
-        for (damage, bytes) in [("cut short in its pixels", whole.prefix(whole.count - 40)),
-                                ("cut short in its tables", whole.prefix(whole.count / 3)), ("only its header", whole.prefix(20)),
-                                ("of another size", try jpeg(of: file, side: 30))] {
+        for (damage, bytes) in [("cut short in its pixels", whole.prefix(whole.count - 40)), ("only its header", whole.prefix(24)),
+                                ("cut short in its header", whole.prefix(10)), ("with more after it", whole + Data([0])),
+                                ("of another size", try Data(contentsOf: other.0.file(for: "photos/7/1-ab.jpg", side: 30))),
+                                ("in another version of the format", anotherVersion)] {
             try bytes.write(to: kept)
             XCTAssertEqual(utimensat(AT_FDCWD, kept.path, [status.st_mtim, status.st_mtim], 0), 0)
             XCTAssertNil(cache.load(relativePath: "photos/7/1-ab.jpg", side: 24, scale: 1, photo: file),
                          "a picture \(damage) is not used: the photo is decoded instead")
         }
+        try whole.write(to: kept)
+        XCTAssertEqual(utimensat(AT_FDCWD, kept.path, [status.st_mtim, status.st_mtim], 0), 0)
+        XCTAssertNotNil(cache.load(relativePath: "photos/7/1-ab.jpg", side: 24, scale: 1, photo: file), "whole again")
     }
 
-    /// The photo at `path` as a `side`-pixel JPEG square.
-    private func jpeg(of path: String, side: Int32) throws -> Data {
-        let other = try XCTUnwrap(ImageDecoding.squareThumbnail(path: path, side: side))
-        let target = FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString).jpg")
-        defer { try? FileManager.default.removeItem(at: target) }
-        var error: UnsafeMutablePointer<GError>?
-        XCTAssertNotEqual(gdk_pixbuf_savev(other.pixbuf, target.path, "jpeg", nil, nil, &error), 0)
-        if let error { g_error_free(error) }
-        return try Data(contentsOf: target)
+    func testAPictureWithTransparencyIsKeptWithIt() throws {
+        let (cache, file) = try makeCache()
+        let pixbuf = try XCTUnwrap(gdk_pixbuf_new(GDK_COLORSPACE_RGB, 1, 8, 24, 24))
+        gdk_pixbuf_fill(pixbuf, 0x20_40_C0_80) // blue, half transparent
+        cache.save(DecodedPixbuf(adopting: pixbuf), relativePath: "photos/7/3-ef.png", side: 24, photo: file)
+
+        let kept = try XCTUnwrap(cache.load(relativePath: "photos/7/3-ef.png", side: 24, scale: 2, photo: file))
+
+        XCTAssertEqual(cairo_image_surface_get_format(kept.surface), CAIRO_FORMAT_ARGB32)
+        XCTAssertEqual(kept.scale, 2)
+        let data = try XCTUnwrap(cairo_image_surface_get_data(kept.surface))
+        let pixel = (0..<4).map { Int(data[5 * Int(cairo_image_surface_get_stride(kept.surface)) + 7 * 4 + $0]) }
+        XCTAssertEqual(pixel[3], 0x80, "its alpha") // premultiplied ARGB in native (little-endian) order
+        XCTAssertEqual(pixel[0], 0xC0 * 0x80 / 255, accuracy: 1, "its blue, premultiplied")
     }
 
     func testAPictureOfAPhotoFileChangedSinceIsNotUsed() throws {
@@ -97,8 +112,9 @@ final class ThumbnailCacheTests: XCTestCase {
         XCTAssertNil(cache.load(relativePath: "photos/7/1-ab.jpg", side: 24, scale: 1, photo: file + ".gone"), "nor for no file")
     }
 
-    func testTrimmingKeepsTheNewestAndClearsInterruptedWrites() throws {
-        let (cache, file) = try makeCache(capacity: 2)
+    func testTrimmingKeepsTheNewestWithinItsBudgetAndClearsInterruptedWritesAndEarlierFormats() throws {
+        let pictureBytes = 24 + 24 * 24 * 4
+        let (cache, file) = try makeCache(budget: 2 * pictureBytes + pictureBytes / 2)
         let decoded = try XCTUnwrap(ImageDecoding.squareThumbnail(path: file, side: 24))
         for index in 0..<4 {
             cache.save(decoded, relativePath: "photos/1/\(index).jpg", side: 24, photo: file)
@@ -106,13 +122,15 @@ final class ThumbnailCacheTests: XCTestCase {
             try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: Double(index - 10))],
                                                   ofItemAtPath: file.path)
         }
-        let interrupted = cache.folder.appendingPathComponent("24/photos_1_9.jpg.thumbnail.1234.part")
+        let interrupted = cache.folder.appendingPathComponent("24/photos_1_9.jpg.kept.1234.part")
         try Data("half".utf8).write(to: interrupted)
+        let earlierFormat = cache.folder.appendingPathComponent("24/photos_1_8.jpg.thumbnail") // a JPEG, until now
+        try Data([0xFF, 0xD8, 0xFF]).write(to: earlierFormat)
 
         cache.trim()
 
         let left = try FileManager.default.contentsOfDirectory(atPath: cache.folder.appendingPathComponent("24").path)
-        XCTAssertEqual(Set(left), ["photos_1_2.jpg.thumbnail", "photos_1_3.jpg.thumbnail"])
+        XCTAssertEqual(Set(left), ["photos_1_2.jpg.kept", "photos_1_3.jpg.kept"])
     }
 
     /// The keeping thread of `testAPhotoDecodedForTheGridDoesNotWaitForItsPictureToBeWritten` (it lives as long as the

@@ -90,7 +90,7 @@ def test_an_album_fetched_at_its_drop_and_opened_after_a_restart_is_read_not_dec
     photos = app.wait_until(lambda: (rows := app.photos(pin[0])) and all(path for _, _, path in rows) and rows, 30,
                             "the album downloaded behind the map")
     kept = Path(app.environment["XDG_CACHE_HOME"]) / "virtual-tourist" / "thumbnails"
-    app.wait_until(lambda: len([f for f in kept.rglob("*.thumbnail")]) == len(photos), 10,
+    app.wait_until(lambda: len([f for f in kept.rglob("*.kept")]) == len(photos), 10,
                    "a grid picture was kept for each photo")
     assert not accessible.exists("Back", "push button"), "the album was never opened"
     assert app.quit() == 0
@@ -108,3 +108,38 @@ def test_an_album_fetched_at_its_drop_and_opened_after_a_restart_is_read_not_dec
     assert "decoded from its file" not in log, "no photo was decoded a second time"
     names = tile_names(accessible)
     assert len(names) == len(photos) and LOADING not in names, names
+
+
+def test_an_album_whose_kept_pictures_are_gone_opens_whole_and_keeps_them_again(make_app, flickr, user, screenshot):
+    """The picture cache keeps the newest albums' pictures only (and a user may clear ~/.cache): an album whose
+    pictures are gone decodes its photos from their files as it opens, shows each as soon as it is decoded (the
+    picture is written afterwards, in the background), and is read from its kept pictures the next time."""
+    app, pin, head, photos = downloaded_album(make_app, user)
+    kept = Path(app.environment["XDG_CACHE_HOME"]) / "virtual-tourist" / "thumbnails"
+    for picture in kept.rglob("*.kept"):
+        picture.unlink()
+    app.start()
+    accessible = AccessibleApp()
+    time.sleep(1)
+    start = len(app.log_text())
+    user.click(*head)
+    accessible.find("Back", "push button")
+    frames = app.wait_until(lambda: painted(app.log_text()[start:], pin[0]), 5, "the album was drawn")
+    screenshot("opened with its pictures gone")
+    log = app.log_text()[start:]
+    assert len(re.findall(rf"album {pin[0]}: photo shown \(decoded from its file\)", log)) == len(photos), \
+        "every photo was decoded from its file"
+    assert frames[0] == (len(photos), len(photos)), f"the album's first frame shows every photo: {frames}"
+    app.wait_until(lambda: len(list(kept.rglob("*.kept"))) == len(photos), 10, "each photo's picture was kept again")
+    assert not list(kept.rglob("*.part")), "no half-written picture is left"
+    assert app.quit() == 0
+
+    app.start()
+    accessible = AccessibleApp()
+    time.sleep(1)
+    start = len(app.log_text())
+    user.click(*head)
+    accessible.find("Back", "push button")
+    app.wait_until(lambda: shown_from_disk(app.log_text()[start:], pin[0]) == len(photos), 5,
+                   "the next opening read every photo from its kept picture")
+    assert "decoded from its file" not in app.log_text()[start:]

@@ -5,6 +5,7 @@
 
 #include <gtk/gtk.h>
 #include <osm-gps-map.h>
+#include <time.h>
 
 // libdispatch's main queue is not drained by gtk_main(): watch its eventfd on a GLib context
 // so @MainActor work runs on the GTK thread. Returns the GSource id.
@@ -45,9 +46,10 @@ GtkWidget *vt_message_dialog_new(GtkWindow *parent, GtkMessageType type, const c
 // tiles) and draws them in a layer of its own; osm-gps-map must not download any.
 void vt_osm_gps_map_set_auto_download(OsmGpsMap *map, gboolean enabled);
 
-// libjpeg's errors leave through longjmp, which Swift frames must not be crossed by: a JPEG of exactly
-// width×height pixels in `data`, decoded with libjpeg-turbo into a new cairo RGB24 image; NULL if it is damaged, of
-// another size, or the library cannot write cairo's pixel order. Safe on any thread.
-cairo_surface_t *vt_jpeg_read_rgb24(const unsigned char *data, size_t length, int width, int height);
+// A kept grid picture (KeptPicture.c): the file at `path`, if its modification time is `stamp` and it holds a whole
+// width×height cairo image, read into a new image surface; NULL otherwise. Safe on any thread.
+cairo_surface_t *vt_kept_picture_read(const char *path, int width, int height, const struct timespec *stamp);
+// Writes `surface` (an RGB24 or ARGB32 image) to `fd` as `vt_kept_picture_read` reads it; 0 if it could not.
+int vt_kept_picture_write(int fd, cairo_surface_t *surface);
 
 #endif

@@ -1,0 +1,89 @@
+// The album grid's kept pictures as cairo keeps pixels in memory: a small header, then the rows. Reading one back is
+// one read(2) into a new image surface, with no decoding.
+#include "CShims.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+// "VTKP", then the format's version; a file of another byte order or layout does not match and is made again.
+static const uint32_t kept_magic = 0x504B5456u;
+static const uint32_t kept_version = 1;
+
+struct vt_kept_header {
+    uint32_t magic, version, format, width, height, stride;
+};
+
+static int read_fully(int fd, void *buffer, size_t length) {
+    unsigned char *at = buffer;
+    while (length > 0) {
+        ssize_t got = read(fd, at, length);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) return 0;
+        at += got;
+        length -= (size_t)got;
+    }
+    return 1;
+}
+
+static int write_fully(int fd, const void *buffer, size_t length) {
+    const unsigned char *at = buffer;
+    while (length > 0) {
+        ssize_t put = write(fd, at, length);
+        if (put < 0 && errno == EINTR) continue;
+        if (put <= 0) return 0;
+        at += put;
+        length -= (size_t)put;
+    }
+    return 1;
+}
+
+cairo_surface_t *vt_kept_picture_read(const char *path, int width, int height, const struct timespec *stamp) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return NULL;
+    struct stat status;
+    struct vt_kept_header header;
+    cairo_surface_t *surface = NULL;
+    if (fstat(fd, &status) != 0 || status.st_mtim.tv_sec != stamp->tv_sec || status.st_mtim.tv_nsec != stamp->tv_nsec
+        || !read_fully(fd, &header, sizeof header) || header.magic != kept_magic || header.version != kept_version
+        || (header.format != CAIRO_FORMAT_RGB24 && header.format != CAIRO_FORMAT_ARGB32)
+        || header.width != (uint32_t)width || header.height != (uint32_t)height) {
+        close(fd);
+        return NULL;
+    }
+    surface = cairo_image_surface_create((cairo_format_t)header.format, width, height);
+    size_t stride = (size_t)cairo_image_surface_get_stride(surface);
+    size_t length = stride * (size_t)height;
+    // A file of exactly this length: one cut short (or with more after it) is not a whole picture.
+    if (cairo_surface_status(surface) != CAIRO_STATUS_SUCCESS || header.stride != stride
+        || (off_t)(sizeof header + length) != status.st_size) {
+        close(fd);
+        cairo_surface_destroy(surface);
+        return NULL;
+    }
+    cairo_surface_flush(surface);
+    int whole = read_fully(fd, cairo_image_surface_get_data(surface), length);
+    close(fd);
+    if (!whole) {
+        cairo_surface_destroy(surface);
+        return NULL;
+    }
+    cairo_surface_mark_dirty(surface);
+    return surface;
+}
+
+int vt_kept_picture_write(int fd, cairo_surface_t *surface) {
+    cairo_format_t format = cairo_image_surface_get_format(surface);
+    if (cairo_surface_status(surface) != CAIRO_STATUS_SUCCESS
+        || (format != CAIRO_FORMAT_RGB24 && format != CAIRO_FORMAT_ARGB32)) return 0;
+    cairo_surface_flush(surface);
+    struct vt_kept_header header = {
+        kept_magic, kept_version, (uint32_t)format, (uint32_t)cairo_image_surface_get_width(surface),
+        (uint32_t)cairo_image_surface_get_height(surface), (uint32_t)cairo_image_surface_get_stride(surface)
+    };
+    return write_fully(fd, &header, sizeof header)
+        && write_fully(fd, cairo_image_surface_get_data(surface), (size_t)header.stride * header.height);
+}
