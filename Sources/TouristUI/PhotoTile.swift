@@ -127,9 +127,7 @@ final class PhotoTile {
 
     func update(_ photo: Photo, failed: Bool) {
         self.photo = photo
-        // The grid re-renders on every photo that arrives: only a real change reaches GTK (and,
-        // for the name, every screen reader listening on the bus).
-        describe(failed: failed)
+        describeSoon(failed: failed)
         if let path = photo.filePath {
             switch state {
             case .loading(let current) where current == path, .shown(let current) where current == path:
@@ -196,7 +194,7 @@ final class PhotoTile {
         guard lifetime.isAlive, state == .loading(path: relativePath) else { return } // superseded
         guard let picture else {
             state = .failed
-            describe(failed: true)
+            describeSoon(failed: true)
             showFailed()
             return
         }
@@ -217,7 +215,34 @@ final class PhotoTile {
         onShown?(source)
     }
 
+    /// The tile's accessible name and tooltip follow its photo once the main loop is idle, after the frame that shows
+    /// it: an album's first frame does not wait for thirty names and tooltips (and their announcements on the
+    /// accessibility bus, and the tooltips' event masks when the tiles are realized). `describeNow` does it at once.
+    private func describeSoon(failed: Bool) {
+        pendingFailed = failed
+        guard describing == nil else { return }
+        describing = Timeout.whenIdle { [weak self] in
+            guard let self else { return }
+            self.describing = nil
+            self.describe(failed: self.pendingFailed)
+        }
+    }
+
+    private var describing: Timeout?
+    private var pendingFailed = false
+
+    /// Describes the tile now, if a description is waiting (it is about to take the keyboard focus, whose move a
+    /// screen reader announces with its name).
+    func describeNow() {
+        guard let describing else { return }
+        describing.cancel()
+        self.describing = nil
+        describe(failed: pendingFailed)
+    }
+
     private func describe(failed: Bool) {
+        // The grid re-renders on every photo that arrives: only a real change reaches GTK (and,
+        // for the name, every screen reader listening on the bus).
         let description = (name: accessibleName(failed: failed), tooltip: tooltip(failed: failed))
         if let shown = shownDescription, shown == description { return }
         shownDescription = description
