@@ -24,6 +24,7 @@ are both served photos from memory.
 from __future__ import annotations
 
 import argparse
+import re
 import statistics
 import subprocess
 import time
@@ -48,16 +49,21 @@ def wait_all_painted(app: App, after: float, timeout: float = 60) -> tuple[float
     return stamp, int(match.group(1))
 
 
+def photos_shown(app: App, start: float, end: float, source: str) -> int:
+    """Photos shown in [start, end] whose pictures came from `source` (as the app's log says it)."""
+    pattern = re.compile(rf"([0-9]+) photos? shown \({re.escape(source)}\)")
+    return sum(int(match.group(1)) for stamp, line in app.log.snapshot()
+               if start <= stamp <= end and (match := pattern.search(line)))
+
+
 def decodes_from_file(app: App, start: float, end: float) -> int:
     """Photos shown in [start, end] that had to be decoded from their file (not at download)."""
-    return sum(1 for stamp, line in app.log.snapshot()
-               if start <= stamp <= end and "photo shown (decoded from its file)" in line)
+    return photos_shown(app, start, end, "decoded from its file")
 
 
 def thumbnails_read(app: App, start: float, end: float) -> int:
     """Photos shown in [start, end] from their kept grid-sized picture (no decode of the photo)."""
-    return sum(1 for stamp, line in app.log.snapshot()
-               if start <= stamp <= end and "photo shown (read from its thumbnail)" in line)
+    return photos_shown(app, start, end, "read from its thumbnail")
 
 
 def curl_floor(flickr: FlickrServer, search_query: dict, image_urls: list[str], how: list[str]) -> float:

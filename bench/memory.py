@@ -38,7 +38,7 @@ def rss_mb(pid: int) -> float:
 
 def open_and_close(app: App, user: UserInput, point: tuple[int, int], after: float) -> None:
     user.click(point[0], point[1] - PIN_HEAD)
-    app.log.wait_for(r"photo shown \([^)]*\), ([0-9]+) of \1\b", timeout=60, after=after)
+    app.log.wait_for(r"photos? shown \([^)]*\), ([0-9]+) of \1\b", timeout=60, after=after)
     user.key("Escape")
     time.sleep(0.3)
 

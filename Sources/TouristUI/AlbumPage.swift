@@ -294,7 +294,14 @@ final class AlbumPage {
         guard contentsArrived || isOnScreen else { return }
         let activity = albums.activity(ofPin: pinID)
         let failed = albums.failedPhotoIDs(ofPin: pinID)
+        shownInSync = [:]
         grid.sync(contents.photos, failed: failed, pictures: pictures)
+        if let shown = shownInSync {
+            shownInSync = nil
+            for (source, count) in shown.sorted(by: { $0.key.description < $1.key.description }) {
+                logShown(count, from: source)
+            }
+        }
 
         let photoProblem = albums.photoProblem(ofPin: pinID)
         let state = AlbumPageState(contents: contents, activity: activity, failedCount: failed.count,
@@ -351,10 +358,22 @@ final class AlbumPage {
     }
 
     private func photoShown(from source: PhotoTile.Source) {
-        // Out of the album's photos (the grid may still be filling in during this render).
-        logger.trace("album \(pinID ?? 0): photo shown (\(source)), \(shownPhotoCount) of \(contents.photos.count)")
+        if shownInSync != nil {
+            shownInSync?[source, default: 0] += 1
+        } else {
+            logShown(1, from: source)
+        }
         onPhotoShown?()
         presentIfWhole()
+    }
+
+    /// Photos shown while the grid is brought in line with the album (`render`), by where their pictures came from:
+    /// told in one line each, after it (an album opened shows its thirty at once), not thirty.
+    private var shownInSync: [PhotoTile.Source: Int]?
+
+    private func logShown(_ count: Int, from source: PhotoTile.Source) {
+        // Out of the album's photos.
+        logger.trace("album \(pinID ?? 0): \(count) photo\(count == 1 ? "" : "s") shown (\(source)), \(shownPhotoCount) of \(contents.photos.count)")
     }
 
     /// Makes the images an album's photos are shown in ahead, a few at a time while the main loop is idle
