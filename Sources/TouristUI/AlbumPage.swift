@@ -376,11 +376,12 @@ final class AlbumPage {
         logger.trace("album \(pinID ?? 0): \(count) photo\(count == 1 ? "" : "s") shown (\(source)), \(shownPhotoCount) of \(contents.photos.count)")
     }
 
-    /// Makes the images an album's photos are shown in ahead, a few at a time while the main loop is idle
-    /// (`DisplayImages`): the first album opened then costs its frame no more than the next.
-    func prepareDisplayImages() {
+    /// Makes the images an album's photos are shown in (`DisplayImages`) and its tiles' widgets ahead, a few at a time
+    /// while the main loop is idle: the first album opened then costs its frame no more than the next.
+    func prepareAhead() {
         let scale = gtk_widget_get_scale_factor(root)
         grid.displayImages.prepare(count: albums.albumSize, side: PhotoTile.side * scale, scale: scale)
+        grid.prepareTiles(count: albums.albumSize)
     }
 
     /// The first photo takes the keyboard (the album was opened).

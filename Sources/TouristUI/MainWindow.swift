@@ -146,7 +146,7 @@ final class MainWindow {
         // Once the map is up and asking for its tiles.
         Timeout.after(milliseconds: 500) { [weak self] in
             guard let self, self.lifetime.isAlive else { return }
-            self.albumPage?.prepareDisplayImages()
+            self.albumPage?.prepareAhead()
         }
     }
 

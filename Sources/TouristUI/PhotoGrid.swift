@@ -66,6 +66,7 @@ final class PhotoGrid {
         root = gtk_scrolled_window_new(nil, nil)
         gtk_scrolled_window_set_policy(root.cast(), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
         gtk_container_add(root.container, flowBox)
+        lifetime.onDestroy { [weak self] in self?.dropSpareParts() }
 
         flowBox.connect(.childActivated) { [weak self] child in
             guard let self, let tile = self.tile(for: child) else { return }
@@ -132,20 +133,60 @@ final class PhotoGrid {
                     g_object_unref(UnsafeMutableRawPointer(tile.child))
                 }
             } else {
+                let parts = spareParts.popLast()
                 let tile = PhotoTile(photo: photo, resolvePath: resolvePath, thumbnails: thumbnails,
                                      takeDecoded: { [albums] id in albums.takeDecodedPhoto(id) },
                                      takePicture: { [weak self] path in self?.offered.removeValue(forKey: path) },
-                                     displayImages: displayImages,
+                                     displayImages: displayImages, parts: parts,
                                      onShown: { [weak self] source in
                                          self?.shownSincePaint = true
                                          self?.onShown?(source)
                                      })
                 tiles[id] = tile
                 gtk_flow_box_insert(flowBox.cast(), tile.child, Int32(index))
+                if let parts { g_object_unref(UnsafeMutableRawPointer(parts.child)) } // the grid holds it now
                 tile.update(photo, failed: failed.contains(id)) // in the grid first: it may show at once
             }
         }
         applyPendingFocus()
+        prepareTiles()
+    }
+
+    /// Tiles' widgets made ahead (`prepareTiles`), each held by one reference of ours.
+    private var spareParts: [PhotoTile.Parts] = []
+    private var spareTarget = 0
+    private var preparing: Timeout?
+
+    /// Makes the widgets of `count` tiles ahead, `perTurn` at a time in idle turns of the main loop, and makes them
+    /// again as albums take them: the frame that opens an album then has its tiles to fill, not to make (~20 µs each,
+    /// 30 to an album, on the main thread).
+    func prepareTiles(count: Int? = nil, perTurn: Int = 10) {
+        if let count { spareTarget = count }
+        guard preparing == nil, spareParts.count < spareTarget, lifetime.isAlive else { return }
+        preparing = Timeout.whenIdle { [weak self] in
+            guard let self, self.lifetime.isAlive else { return }
+            self.preparing = nil
+            for _ in 0..<perTurn where self.spareParts.count < self.spareTarget {
+                let parts = PhotoTile.Parts.make()
+                g_object_ref_sink(UnsafeMutableRawPointer(parts.child))
+                self.spareParts.append(parts)
+            }
+            self.prepareTiles(perTurn: perTurn)
+        }
+    }
+
+    /// How many tiles' widgets are ready (tests).
+    var spareTileCount: Int { spareParts.count }
+
+    private func dropSpareParts() {
+        preparing?.cancel()
+        preparing = nil
+        spareTarget = 0
+        for parts in spareParts {
+            gtk_widget_destroy(parts.child)
+            g_object_unref(UnsafeMutableRawPointer(parts.child))
+        }
+        spareParts = []
     }
 
     /// Remembers which place should keep the focus when `tile` (focused) goes.

@@ -55,11 +55,12 @@ final class PhotoTile {
     /// - parameter thumbnails: where grid-sized pictures are kept (nil: always decode the file).
     /// - parameter takeDecoded: the photo as its download decoded it, if that decode is still kept.
     /// - parameter takePicture: the picture of the photo file at a relative path, if its album's was read already.
+    /// - parameter parts: its widgets, made ahead (`Parts.make`); made now if nil.
     /// Shows nothing until the first `update` (a kept decode or picture is then shown at once).
     init(photo: Photo, resolvePath: @escaping (String) -> String, thumbnails: ThumbnailCache? = nil,
          takeDecoded: @escaping (Int64) -> (any DecodedPhoto)? = { _ in nil },
          takePicture: @escaping (String) -> PhotoPicture? = { _ in nil },
-         displayImages: DisplayImages? = nil, onShown: ((Source) -> Void)? = nil) {
+         displayImages: DisplayImages? = nil, parts: Parts? = nil, onShown: ((Source) -> Void)? = nil) {
         self.photo = photo
         self.displayImages = displayImages
         self.resolvePath = resolvePath
@@ -67,19 +68,33 @@ final class PhotoTile {
         self.takeDecoded = takeDecoded
         self.takePicture = takePicture
         self.onShown = onShown
-        // Two widgets a tile, with no window of their own: thirty tiles are made, styled, laid out and drawn
-        // in the frame that opens an album. The placeholder is the tile's own background (a still, plain square:
-        // thirty spinners would repaint the grid every frame while the album fills); the photo fades in over it
-        // by CSS transitions (Stylesheet), where a stack per tile cost two windows and two more widgets.
-        child = gtk_flow_box_child_new()
+        let parts = parts ?? Parts.make()
+        child = parts.child
         lifetime = WidgetLifetime(child)
-        Widgets.addStyleClass(child, "photo-tile")
-        Widgets.addStyleClass(child, "photo-placeholder")
-        image = gtk_image_new()
+        image = parts.image
         imageLifetime = WidgetLifetime(image)
-        gtk_widget_set_size_request(image, Self.side, Self.side)
-        gtk_container_add(child.container, image)
-        gtk_widget_show_all(child)
+    }
+
+    /// A tile's two widgets, with no window of their own: thirty tiles are made, styled, laid out and drawn in the
+    /// frame that opens an album. The placeholder is the tile's own background (a still, plain square: thirty
+    /// spinners would repaint the grid every frame while the album fills); the photo fades in over it by CSS
+    /// transitions (Stylesheet), where a stack per tile cost two windows and two more widgets.
+    struct Parts {
+        /// The flow-box child, floating (its container takes it), holding `image`.
+        let child: UnsafeMutablePointer<GtkWidget>
+        let image: UnsafeMutablePointer<GtkWidget>
+
+        @MainActor
+        static func make() -> Parts {
+            let child = gtk_flow_box_child_new()!
+            Widgets.addStyleClass(child, "photo-tile")
+            Widgets.addStyleClass(child, "photo-placeholder")
+            let image = gtk_image_new()!
+            gtk_widget_set_size_request(image, PhotoTile.side, PhotoTile.side)
+            gtk_container_add(child.container, image)
+            gtk_widget_show_all(child)
+            return Parts(child: child, image: image)
+        }
     }
 
     /// Puts `view` in the tile (the photo, or the error view), in place of the other.
