@@ -81,6 +81,14 @@ public final class PinGestures {
         map.connect(.buttonPress) { [weak self] event in self?.buttonPressed(event) ?? false }
         map.connect(.motionNotify) { [weak self] event in self?.moved(event) ?? false }
         map.connect(.buttonRelease) { [weak self] event in self?.buttonReleased(event) ?? false }
+        // Made ahead: its first making reads the cursor theme's files, on the main thread, as the pointer comes onto a
+        // pin that it is about to click.
+        Timeout.whenIdle { [weak self] in self?.makeHandCursor() }
+    }
+
+    private func makeHandCursor() {
+        guard lifetime.isAlive, handCursor == nil else { return }
+        handCursor = gdk_cursor_new_from_name(gtk_widget_get_display(map.widget), "pointer")
     }
 
     public var isDragging: Bool {
@@ -168,9 +176,7 @@ public final class PinGestures {
         guard pin?.key != hoveredKey else { return }
         hoveredKey = pin?.key
         if let window = gtk_widget_get_window(map.widget) {
-            if pin != nil && handCursor == nil {
-                handCursor = gdk_cursor_new_from_name(gtk_widget_get_display(map.widget), "pointer")
-            }
+            if pin != nil { makeHandCursor() }
             gdk_window_set_cursor(window, pin == nil ? nil : handCursor)
         }
         if let pin { handlers.hovered?(pin) }
