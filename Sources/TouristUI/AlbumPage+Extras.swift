@@ -1,4 +1,4 @@
-// The album page's photo viewer, and its status line.
+// The album page's photo viewer and status line, the place name it tells screen readers, and what it makes ahead.
 import CGtk
 import GLibSwift
 import TouristAlbums
@@ -40,5 +40,30 @@ extension AlbumActivity {
             let photos = photoCount == 1 ? "1 photo" : "\(photoCount) photos"
             return failed > 0 ? "\(photos), \(failed) could not be downloaded" : photos
         }
+    }
+}
+
+extension AlbumPage {
+    /// The photo grid tells screen readers whose photos these are ("Photos of Montmartre, Paris, France").
+    func setPlaceName(_ name: String) {
+        Widgets.setAccessibleName(grid.flowBox, "Photos of \(name)")
+    }
+
+    func retryAfterKeyChange() {
+        guard let pinID, case .failed = albums.activity(ofPin: pinID) else { return }
+        albums.ensureAlbum(ofPin: pinID)
+    }
+
+    /// Makes the images an album's photos are shown in (`DisplayImages`) and its tiles' widgets ahead, a few at a time
+    /// while the main loop is idle: the first album opened then costs its frame no more than the next.
+    func prepareAhead() {
+        let scale = gtk_widget_get_scale_factor(root)
+        grid.displayImages.prepare(count: albums.albumSize, side: PhotoTile.side * scale, scale: scale)
+        grid.prepareTiles(count: albums.albumSize)
+    }
+
+    /// The first photo takes the keyboard (the album was opened).
+    func focusPhotos() {
+        grid.focusFirstPhoto()
     }
 }

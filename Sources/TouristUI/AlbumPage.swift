@@ -150,8 +150,8 @@ final class AlbumPage {
     func show(pinID: Int64, present: @escaping () -> Void) {
         if pinID != self.pinID { load(pinID: pinID) }
         isPresented = true
-        // Downloads only what is missing: an album on disk opens with no request.
-        albums.ensureAlbum(ofPin: pinID)
+        ensurePending = pinID
+        ensureAlbum(readFailed: false)
         let onScreen = { [weak self] in
             guard let self else { return }
             if !self.contentsArrived { self.render() } // as it is: still being read
@@ -164,6 +164,23 @@ final class AlbumPage {
             presentation.wait(milliseconds: Self.readyWait, then: onScreen)
         }
         if contentsArrived { watchOnScreen() } // else once it has been read
+    }
+
+    /// The pin whose album was asked for, and has not been made sure of since (`ensureAlbum`).
+    private var ensurePending: Int64?
+
+    /// Downloads only what is missing (an album on disk opens with no request), once the album's rows are here: an
+    /// album whole on disk needs nothing, so it is made sure of when the main loop is idle after the frame that shows
+    /// it (its run starts a watch of its pin and reads the album again: work that took cores from that frame); one
+    /// with something missing, or whose rows could not be read, at once.
+    private func ensureAlbum(readFailed: Bool) {
+        guard let pinID, ensurePending == pinID, contentsArrived || readFailed else { return }
+        ensurePending = nil
+        guard contentsArrived, albums.isComplete(contents, pinID: pinID) else { return albums.ensureAlbum(ofPin: pinID) }
+        Timeout.whenIdle { [weak self] in
+            guard let self, self.pinID == pinID else { return }
+            self.albums.ensureAlbum(ofPin: pinID)
+        }
     }
 
     /// The longest an album waits to be whole before it is shown anyway (a slow disk, a damaged file).
@@ -194,6 +211,10 @@ final class AlbumPage {
     /// The page follows the album of `pinID` from now on: read whole first (its rows and its photos' pictures,
     /// `AlbumSnapshot`), then watched as its rows change.
     private func load(pinID: Int64) {
+        if let pending = ensurePending, pending != pinID { // its rows never came: as it was asked for
+            ensurePending = nil
+            albums.ensureAlbum(ofPin: pending)
+        }
         finishPendingDeletions()
         self.pinID = pinID
         shownActivity = albums.activity(ofPin: pinID)
@@ -211,6 +232,7 @@ final class AlbumPage {
                                                          scale: scale, decodedAtDownload: decodedAtDownload)
             guard let self, self.pinID == pinID, !Task.isCancelled else { return }
             if let snapshot { self.arrived(snapshot.contents, pictures: snapshot.pictures) }
+            self.ensureAlbum(readFailed: snapshot == nil)
             self.watchOnScreen()
         }
     }
@@ -253,16 +275,6 @@ final class AlbumPage {
         // An album on disk does not fade in from "Looking for Photos…".
         render(pictures: pictures, fade: !first)
         presentIfWhole()
-    }
-
-    /// The photo grid tells screen readers whose photos these are ("Photos of Montmartre, Paris, France").
-    func setPlaceName(_ name: String) {
-        Widgets.setAccessibleName(grid.flowBox, "Photos of \(name)")
-    }
-
-    func retryAfterKeyChange() {
-        guard let pinID, case .failed = albums.activity(ofPin: pinID) else { return }
-        albums.ensureAlbum(ofPin: pinID)
     }
 
     /// The page is hidden: make pending photo deletions final.
@@ -374,18 +386,5 @@ final class AlbumPage {
     private func logShown(_ count: Int, from source: PhotoTile.Source) {
         // Out of the album's photos.
         logger.trace("album \(pinID ?? 0): \(count) photo\(count == 1 ? "" : "s") shown (\(source)), \(shownPhotoCount) of \(contents.photos.count)")
-    }
-
-    /// Makes the images an album's photos are shown in (`DisplayImages`) and its tiles' widgets ahead, a few at a time
-    /// while the main loop is idle: the first album opened then costs its frame no more than the next.
-    func prepareAhead() {
-        let scale = gtk_widget_get_scale_factor(root)
-        grid.displayImages.prepare(count: albums.albumSize, side: PhotoTile.side * scale, scale: scale)
-        grid.prepareTiles(count: albums.albumSize)
-    }
-
-    /// The first photo takes the keyboard (the album was opened).
-    func focusPhotos() {
-        grid.focusFirstPhoto()
     }
 }
