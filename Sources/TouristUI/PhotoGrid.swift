@@ -175,9 +175,6 @@ final class PhotoGrid {
         }
     }
 
-    /// How many tiles' widgets are ready (tests).
-    var spareTileCount: Int { spareParts.count }
-
     private func dropSpareParts() {
         preparing?.cancel()
         preparing = nil

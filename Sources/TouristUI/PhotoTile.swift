@@ -75,8 +75,8 @@ final class PhotoTile {
         imageLifetime = WidgetLifetime(image)
     }
 
-    /// A tile's two widgets, with no window of their own: thirty tiles are made, styled, laid out and drawn in the
-    /// frame that opens an album. The placeholder is the tile's own background (a still, plain square: thirty
+    /// A tile's two widgets, with no window of their own: thirty tiles are styled, laid out and drawn in the frame that
+    /// opens an album (made ahead: `PhotoGrid.prepareTiles`). The placeholder is the tile's own background (a still, plain square: thirty
     /// spinners would repaint the grid every frame while the album fills); the photo fades in over it by CSS
     /// transitions (Stylesheet), where a stack per tile cost two windows and two more widgets.
     struct Parts {

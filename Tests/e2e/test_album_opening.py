@@ -37,6 +37,23 @@ def downloaded_album(make_app, user) -> tuple:
     return app, pin, head, photos
 
 
+def kept_pictures(app) -> Path:
+    """Where the app keeps its albums' grid pictures."""
+    return Path(app.environment["XDG_CACHE_HOME"]) / "virtual-tourist" / "thumbnails"
+
+
+def restart_and_open(app, user, head) -> tuple[AccessibleApp, int]:
+    """Starts the app again and clicks the pin at `head` a second later; once the album is on screen, returns the
+    app on the accessibility bus and where the log stood at the click."""
+    app.start()
+    accessible = AccessibleApp()
+    time.sleep(1)
+    start = len(app.log_text())
+    user.click(*head)
+    accessible.find("Back", "push button")
+    return accessible, start
+
+
 def test_the_pin_under_the_pointer_gets_its_album_ready_and_a_click_shows_it_whole(make_app, flickr, user,
                                                                                    screenshot):
     app, pin, head, photos = downloaded_album(make_app, user)
@@ -94,18 +111,12 @@ def test_an_album_fetched_at_its_drop_and_opened_after_a_restart_is_read_not_dec
     pin, head = drop_album_pin(app, user, accessible)  # and not opened
     photos = app.wait_until(lambda: (rows := app.photos(pin[0])) and all(path for _, _, path in rows) and rows, 30,
                             "the album downloaded behind the map")
-    kept = Path(app.environment["XDG_CACHE_HOME"]) / "virtual-tourist" / "thumbnails"
-    app.wait_until(lambda: len([f for f in kept.rglob("*.kept")]) == len(photos), 10,
+    app.wait_until(lambda: len(list(kept_pictures(app).rglob("*.kept"))) == len(photos), 10,
                    "a grid picture was kept for each photo")
     assert not accessible.exists("Back", "push button"), "the album was never opened"
     assert app.quit() == 0
 
-    app.start()
-    accessible = AccessibleApp()
-    time.sleep(1)
-    start = len(app.log_text())
-    user.click(*head)
-    accessible.find("Back", "push button")
+    accessible, start = restart_and_open(app, user, head)
     app.wait_until(lambda: painted(app.log_text()[start:], pin[0]), 5, "the album was drawn")
     screenshot("opened after a restart")
     log = app.log_text()[start:]
@@ -120,15 +131,10 @@ def test_an_album_whose_kept_pictures_are_gone_opens_whole_and_keeps_them_again(
     pictures are gone decodes its photos from their files as it opens, shows each as soon as it is decoded (the
     picture is written afterwards, in the background), and is read from its kept pictures the next time."""
     app, pin, head, photos = downloaded_album(make_app, user)
-    kept = Path(app.environment["XDG_CACHE_HOME"]) / "virtual-tourist" / "thumbnails"
+    kept = kept_pictures(app)
     for picture in kept.rglob("*.kept"):
         picture.unlink()
-    app.start()
-    accessible = AccessibleApp()
-    time.sleep(1)
-    start = len(app.log_text())
-    user.click(*head)
-    accessible.find("Back", "push button")
+    _, start = restart_and_open(app, user, head)
     frames = app.wait_until(lambda: painted(app.log_text()[start:], pin[0]), 5, "the album was drawn")
     screenshot("opened with its pictures gone")
     log = app.log_text()[start:]
@@ -138,12 +144,7 @@ def test_an_album_whose_kept_pictures_are_gone_opens_whole_and_keeps_them_again(
     assert not list(kept.rglob("*.part")), "no half-written picture is left"
     assert app.quit() == 0
 
-    app.start()
-    accessible = AccessibleApp()
-    time.sleep(1)
-    start = len(app.log_text())
-    user.click(*head)
-    accessible.find("Back", "push button")
+    _, start = restart_and_open(app, user, head)
     app.wait_until(lambda: shown_from_disk(app.log_text()[start:], pin[0]) == len(photos), 5,
                    "the next opening read every photo from its kept picture")
     assert "decoded from its file" not in app.log_text()[start:]
