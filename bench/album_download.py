@@ -12,6 +12,9 @@
   time goes;
 - the first opening, after a restart, of an album fetched at its drop and never opened (the pointer resting on the
   pin): click to all photos painted beside the decode floor, and how many photos it decoded from their files;
+- the opening of an album whose kept pictures are gone (past the picture cache's budget, as most albums of a big
+  library are), after a restart, so that its photos are decoded from their files: click to all photos painted beside
+  the decode floor, the pointer resting on the pin first, then arriving and clicking in the same instant;
 - the longest main-loop stall during the download (the app's own watchdog, trace log);
 - the longest main-loop stall while five albums download at once (five pins dropped in a row, 1 s
   per image) and the user pans the map.
@@ -28,6 +31,7 @@ import re
 import statistics
 import subprocess
 import time
+from pathlib import Path
 from urllib.parse import urlencode
 
 from benchlib import (REPO, App, FlickrServer, Stall, TimedClicks, TimedLog, TileServer, UserInput, longest_stall,
@@ -263,6 +267,53 @@ def unopened_round(display: str, tiles: TileServer, user: UserInput) -> tuple[fl
         flickr.stop()
 
 
+def forget_kept_pictures(app: App) -> None:
+    """Deletes the album grid's kept pictures, as the cache's trim does for albums past its budget."""
+    for picture in (Path(app.environment["XDG_CACHE_HOME"]) / "virtual-tourist" / "thumbnails").rglob("*.kept"):
+        picture.unlink()
+
+
+def gone_round(display: str, tiles: TileServer, user: UserInput) -> tuple[float, float, float, int, int]:
+    """An album whose kept pictures are gone (past the picture cache's budget, as most albums of a big library are),
+    opened after a restart: its photos are decoded from their files. Click to all photos painted, the pointer resting
+    on the pin 50 ms first, then arriving and clicking in the same instant (the pictures deleted again before each),
+    the decode floor for its files, the fewest photos decoded from their files in the two openings, and how many the
+    album has."""
+    flickr = FlickrServer()
+    flickr.control({"all_usable": True})
+    app = App(display, tiles, flickr, temporary_home())
+    clicks = TimedClicks(display)
+    try:
+        app.start()
+        time.sleep(1.0)
+        x, y = MAP_POINT
+        user.press_and_hold(x, y, 0.7)
+        app.log.wait_for(r"Pin 1: ([0-9]+) of \1 photos done", timeout=30)
+        time.sleep(1.0)  # its pictures kept
+        app.stop()
+        forget_kept_pictures(app)
+        app.start()
+        time.sleep(1.0)
+        user.mousemove(x, y - 12)
+        opened = clicks.click()
+        rested, count = wait_all_painted(app, after=opened)
+        decoded = decodes_from_file(app, opened - 1, rested)  # from the moment the pointer came
+        app.stop()
+        forget_kept_pictures(app)
+        app.start()
+        time.sleep(1.0)
+        user.mousemove(x + 150, y + 100)
+        arrived = clicks.arrive_and_click(x, y - 12)
+        arrived_painted, _ = wait_all_painted(app, after=arrived)
+        decoded = min(decoded, decodes_from_file(app, arrived, arrived_painted))
+        app.stop()
+        return (rested - opened) * 1000, (arrived_painted - arrived) * 1000, decode_floor(app), decoded, count
+    finally:
+        clicks.close()
+        app.stop()
+        flickr.stop()
+
+
 def five_albums_while_panning(display: str, tiles: TileServer, user: UserInput) -> tuple[Stall, int]:
     """Drops five pins in a row (each album starts downloading at its drop, 1 s per image), then pans
     the map while they download. Returns the longest main-loop stall from the first drop until every album
@@ -312,6 +363,7 @@ def main() -> None:
         rounds = [one_round(display.name, tiles, user) for _ in range(arguments.rounds)] if "http1" in parts else []
         unopened = [unopened_round(display.name, tiles, user)
                     for _ in range(arguments.rounds)] if "http1" in parts else []
+        gone = [gone_round(display.name, tiles, user) for _ in range(arguments.rounds)] if "http1" in parts else []
         http2 = [http2_round(display.name, tiles, user) for _ in range(arguments.rounds)] if "http2" in parts else []
         busy = [five_albums_while_panning(display.name, tiles, user)
                 for _ in range(arguments.rounds)] if "busy" in parts else []
@@ -327,6 +379,15 @@ def main() -> None:
                note=f"the album was fetched at its drop and never opened before the app quit; the pointer rests on "
                     f"the pin 50 ms, then clicks; photos decoded from their file on opening: {max(decoded)} of "
                     f"{count[0]}; median of {len(unopened)}")
+    if gone:
+        rested, arrived, floor, decoded, count = (list(column) for column in zip(*gone))
+        for name, figures, how in (("", rested, "the pointer rests on the pin 50 ms, then clicks"),
+                                   (".pointer_arrives_and_clicks", arrived,
+                                    "the pointer arrives on the pin and clicks in the same instant")):
+            record(f"album.open_with_its_kept_pictures_gone_all_painted{name}", statistics.median(figures), "ms",
+                   floor=statistics.median(floor), floor_name=DECODE_FLOOR_NAME, goal_ratio=1.2,
+                   note=f"its grid pictures deleted, as the cache's trim does past its budget; {how}; photos decoded "
+                        f"from their file on opening: {min(decoded)} of {count[0]}; median of {len(gone)}")
     if http2:
         record_http2(http2)
     if busy:
