@@ -238,6 +238,16 @@ def one_round(display: str, tiles: TileServer, user: UserInput) -> tuple[float, 
         flickr.stop()
 
 
+def drop_and_fetch(app: App, user: UserInput) -> tuple[int, int]:
+    """Starts the app, drops a pin at MAP_POINT and waits until its album has downloaded; returns the pin's point."""
+    app.start()
+    time.sleep(1.0)
+    x, y = MAP_POINT
+    user.press_and_hold(x, y, 0.7)
+    app.log.wait_for(r"Pin 1: ([0-9]+) of \1 photos done", timeout=30)
+    return x, y
+
+
 def unopened_round(display: str, tiles: TileServer, user: UserInput) -> tuple[float, float, int, int]:
     """An album fetched at its drop and never opened, the app quit, then started again and the album opened (the
     pointer rests on the pin 50 ms, then clicks): click to all photos painted, the decode floor for its files, how many
@@ -247,11 +257,7 @@ def unopened_round(display: str, tiles: TileServer, user: UserInput) -> tuple[fl
     app = App(display, tiles, flickr, temporary_home())
     clicks = TimedClicks(display)
     try:
-        app.start()
-        time.sleep(1.0)
-        x, y = MAP_POINT
-        user.press_and_hold(x, y, 0.7)
-        app.log.wait_for(r"Pin 1: ([0-9]+) of \1 photos done", timeout=30)
+        x, y = drop_and_fetch(app, user)
         user.mousemove(x + 150, y + 100)  # off the pin: its album is not made ready either
         time.sleep(1.0)
         app.stop()
@@ -284,11 +290,7 @@ def gone_round(display: str, tiles: TileServer, user: UserInput) -> tuple[float,
     app = App(display, tiles, flickr, temporary_home())
     clicks = TimedClicks(display)
     try:
-        app.start()
-        time.sleep(1.0)
-        x, y = MAP_POINT
-        user.press_and_hold(x, y, 0.7)
-        app.log.wait_for(r"Pin 1: ([0-9]+) of \1 photos done", timeout=30)
+        x, y = drop_and_fetch(app, user)
         time.sleep(1.0)  # its pictures kept
         app.stop()
         forget_kept_pictures(app)
