@@ -77,7 +77,7 @@ let package = Package(
         .target(name: "TouristPlaces", dependencies: ["TouristStore", "Places",
                                                     .product(name: "Logging", package: "swift-log")]),
         .target(name: "TouristUI", dependencies: ["CGtk", "COsmGpsMap", "CShims", "GLibSwift", "MapView", "TouristStore",
-                                                 "TouristAlbums", "TouristPlaces", "Places", "FlickrClient",
+                                                 "TouristAlbums", "TouristPlaces", "Places", "FlickrClient", "WebAccess",
                                                  .product(name: "Logging", package: "swift-log")]),
         .executableTarget(name: "virtual-tourist", dependencies: ["TouristUI", "TouristStore", "GLibSwift",
                                                                 "TouristAlbums", "FlickrClient", "CShims",

@@ -2,6 +2,7 @@ import CGtk
 import CShims
 import Foundation
 import GLibSwift
+import WebAccess
 
 /// The album grid's pictures (a photo's centre square at the grid's size), kept in the cache folder, so an
 /// album opened again shows its photos without decoding them again: a photo is decoded once, as it arrives
@@ -57,12 +58,14 @@ final class ThumbnailCache: Sendable {
         let target = file(for: relativePath, side: side)
         let part = target.appendingPathExtension("\(UUID().uuidString).part") // two tiles may keep the same photo at once
         try? FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let fd = open(part.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { return }
-        let written = vt_kept_picture_write(fd, surface) != 0
-        let closed = close(fd) == 0
+        var header = [UInt8](repeating: 0, count: Int(VT_KEPT_HEADER_SIZE))
+        guard vt_kept_picture_header(surface, &header) != 0, let rows = cairo_image_surface_get_data(surface) else { return }
+        var bytes = header
+        bytes.append(contentsOf: UnsafeBufferPointer(start: rows, count: Int(cairo_image_surface_get_stride(surface))
+                                                                         * Int(cairo_image_surface_get_height(surface))))
+        let written = (try? NewFile.create(bytes, to: part.path, permissions: 0o644)) != nil
         let times = [stamp, stamp] // access and modification time: the photo's
-        let stamped = written && closed && utimensat(AT_FDCWD, part.path, times, 0) == 0
+        let stamped = written && utimensat(AT_FDCWD, part.path, times, 0) == 0
         if !stamped || rename(part.path, target.path) != 0 {
             unlink(part.path) // a full disk costs the next open a decode, nothing more
         }

@@ -49,7 +49,9 @@ void vt_osm_gps_map_set_auto_download(OsmGpsMap *map, gboolean enabled);
 // A kept grid picture (KeptPicture.c): the file at `path`, if its modification time is `stamp` and it holds a whole
 // width×height cairo image, read into a new image surface; NULL otherwise. Safe on any thread.
 cairo_surface_t *vt_kept_picture_read(const char *path, int width, int height, const struct timespec *stamp);
-// Writes `surface` (an RGB24 or ARGB32 image) to `fd` as `vt_kept_picture_read` reads it; 0 if it could not.
-int vt_kept_picture_write(int fd, cairo_surface_t *surface);
+// The header `vt_kept_picture_read` expects before the rows of `surface` (an RGB24 or ARGB32 image, flushed here);
+// 0 if the surface cannot be kept.
+#define VT_KEPT_HEADER_SIZE 24
+int vt_kept_picture_header(cairo_surface_t *surface, unsigned char header[VT_KEPT_HEADER_SIZE]);
 
 #endif
