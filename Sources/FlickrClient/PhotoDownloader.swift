@@ -91,10 +91,11 @@ public final class PhotoDownloader: PhotoDownloading {
 
     public func download(_ requests: [PhotoDownloadRequest],
                          receive: @escaping @Sendable (PhotoDownloadEvent) async -> Void) async {
+        let batch = TransferBatch()
         await withTaskGroup(of: Void.self) { group in
             for request in requests {
                 group.addTask {
-                    let result = await self.fetch(request)
+                    let result = await self.fetch(request, batch: batch)
                     await receive(PhotoDownloadEvent(photoID: request.photoID, result: result))
                     // Whatever the receiver did not take goes now, cancelled or not.
                     if case .success(let staged) = result { unlink(staged.file.path) }
@@ -106,7 +107,7 @@ public final class PhotoDownloader: PhotoDownloading {
     // MARK: - One photo
 
     /// All attempts for one request, within its deadline (which starts when the first goes on the wire).
-    private func fetch(_ request: PhotoDownloadRequest) async -> Result<StagedPhoto, FlickrError> {
+    private func fetch(_ request: PhotoDownloadRequest, batch: TransferBatch) async -> Result<StagedPhoto, FlickrError> {
         var retries = 0
         var stalls = 0
         let clock = PhotoClock(timeout: configuration.downloadTimeout)
@@ -116,7 +117,7 @@ public final class PhotoDownloader: PhotoDownloading {
             } catch {
                 return .failure(.cancelled)
             }
-            let (transferred, retryAfter) = await transfer(request, clock: clock)
+            let (transferred, retryAfter) = await transfer(request, clock: clock, batch: batch)
             await slots.release()
             // The checks (a decode) and the staged file's write happen off the wire: the slot has
             // already gone to the next photo.
@@ -163,8 +164,8 @@ public final class PhotoDownloader: PhotoDownloading {
     }
 
     /// One request on the wire: the body, once it is whole.
-    private func transfer(_ request: PhotoDownloadRequest,
-                          clock: PhotoClock) async -> (Result<Data, FlickrError>, retryAfter: TimeInterval?) {
+    private func transfer(_ request: PhotoDownloadRequest, clock: PhotoClock,
+                          batch: TransferBatch) async -> (Result<Data, FlickrError>, retryAfter: TimeInterval?) {
         let host = request.source.host ?? "the photo server"
         do {
             try TransportSecurity.check(request.source)
@@ -185,7 +186,7 @@ public final class PhotoDownloader: PhotoDownloading {
             do {
                 response = try await transfers.fetch(source, headers: [("Accept", "image/*"),
                                                                        ("User-Agent", configuration.userAgent)],
-                                                     limits: limits, clock: clock)
+                                                     limits: limits, clock: clock, batch: batch)
             } catch {
                 return (.failure(FlickrError.from(clientError: error, host: source.host ?? host,
                                                   proxy: configuration.proxies.proxy(for: source))), nil)

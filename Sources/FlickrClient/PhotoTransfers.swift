@@ -80,12 +80,15 @@ final class PhotoTransfers: Sendable {
     /// The response to a GET of `url`, its body whole, or the reason there is none: `FlickrError.stalled`,
     /// `.timedOut` (the photo's deadline), `.photoTooLarge`, `HTTPClientError.cancelled`, or the transport's
     /// error. The stall time-out and `clock` start when the request goes on the wire.
+    /// Cancelling the calling task cancels every request of `batch` (see `TransferBatch`).
     func fetch(_ url: URL, headers: [(String, String)], limits: TransferLimits,
-               clock: PhotoClock) async throws -> WebResponse {
+               clock: PhotoClock, batch: TransferBatch) async throws -> WebResponse {
         let request = try HTTPClient.Request(url: url, method: .GET, headers: NIOHTTP1.HTTPHeaders(headers))
         let receiver = PhotoResponse(maxBytes: limits.maxBytes, clock: clock)
         let task = web.client(for: url).client
             .execute(request: request, delegate: receiver, eventLoop: .indifferent)
+        let entry = batch.add(task, onTheWire: { receiver.isOnTheWire })
+        defer { batch.remove(entry) }
         let watchdog = Task {
             if let problem = await receiver.watch(stallTimeout: limits.stallTimeout) { task.fail(reason: problem) }
         }
@@ -93,8 +96,48 @@ final class PhotoTransfers: Sendable {
         return try await withTaskCancellationHandler {
             try await task.get()
         } onCancel: {
-            task.cancel()
+            batch.cancel()
         }
+    }
+}
+
+/// The requests of one album's download, cancelled together and in an order that lets none out: those
+/// still waiting in the pool for a connection first, then those on the wire. The other way round, a
+/// connection freed by a cancelled request could be handed to a waiting one in the instant before its
+/// own cancellation reached the pool, and that photo be asked for after all. (The pool runs on one
+/// event loop, which takes the cancellations in the order they are made.)
+final class TransferBatch: @unchecked Sendable {
+    // @unchecked: `requests`, `next` and `cancelled` are guarded by `lock`.
+    private let lock = NSLock()
+    private var requests: [Int: (task: HTTPClient.Task<WebResponse>, onTheWire: @Sendable () -> Bool)] = [:]
+    private var next = 0
+    private var cancelled = false
+
+    /// Keeps `task` until `remove`; one added after the batch was cancelled is cancelled at once.
+    func add(_ task: HTTPClient.Task<WebResponse>, onTheWire: @escaping @Sendable () -> Bool) -> Int {
+        let (entry, late) = lock.withLock {
+            next += 1
+            requests[next] = (task, onTheWire)
+            return (next, cancelled)
+        }
+        if late { task.cancel() }
+        return entry
+    }
+
+    func remove(_ entry: Int) {
+        lock.withLock { _ = requests.removeValue(forKey: entry) }
+    }
+
+    /// Cancels every request: the waiting ones, then those on the wire. Idempotent.
+    func cancel() {
+        let all = lock.withLock {
+            cancelled = true
+            return Array(requests.values)
+        }
+        let (sent, waiting) = all.reduce(into: ([HTTPClient.Task<WebResponse>](), [HTTPClient.Task<WebResponse>]())) {
+            if $1.onTheWire() { $0.0.append($1.task) } else { $0.1.append($1.task) }
+        }
+        for task in waiting + sent { task.cancel() }
     }
 }
 
@@ -120,6 +163,9 @@ private final class PhotoResponse: HTTPClientResponseDelegate, @unchecked Sendab
     private func touch() {
         lock.withLock { last = DispatchTime.now().uptimeNanoseconds }
     }
+
+    /// Whether the request has gone out on a connection (a waiting one has not).
+    var isOnTheWire: Bool { lock.withLock { onTheWire } }
 
     func didSendRequestHead(task: HTTPClient.Task<Response>, _ head: HTTPRequestHead) {
         clock.start()
