@@ -30,31 +30,40 @@ static int read_fully(int fd, void *buffer, size_t length) {
     return 1;
 }
 
-cairo_surface_t *vt_kept_picture_read(const char *path, int width, int height, const struct timespec *stamp) {
+// The file at `path` opened and its header checked (a whole picture of this size, `stamp` its modification time),
+// positioned at its rows; -1 otherwise.
+static int open_kept(const char *path, int width, int height, const struct timespec *stamp,
+                     struct vt_kept_header *header, off_t *size) {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return NULL;
+    if (fd < 0) return -1;
     struct stat status;
-    struct vt_kept_header header;
-    cairo_surface_t *surface = NULL;
     if (fstat(fd, &status) != 0 || status.st_mtim.tv_sec != stamp->tv_sec || status.st_mtim.tv_nsec != stamp->tv_nsec
-        || !read_fully(fd, &header, sizeof header) || header.magic != kept_magic || header.version != kept_version
-        || (header.format != CAIRO_FORMAT_RGB24 && header.format != CAIRO_FORMAT_ARGB32)
-        || header.width != (uint32_t)width || header.height != (uint32_t)height) {
+        || !read_fully(fd, header, sizeof *header) || header->magic != kept_magic || header->version != kept_version
+        || (header->format != CAIRO_FORMAT_RGB24 && header->format != CAIRO_FORMAT_ARGB32)
+        || header->width != (uint32_t)width || header->height != (uint32_t)height) {
         close(fd);
-        return NULL;
+        return -1;
     }
-    surface = cairo_image_surface_create((cairo_format_t)header.format, width, height);
-    size_t stride = (size_t)cairo_image_surface_get_stride(surface);
-    size_t length = stride * (size_t)height;
-    // A file of exactly this length: one cut short (or with more after it) is not a whole picture.
-    if (cairo_surface_status(surface) != CAIRO_STATUS_SUCCESS || header.stride != stride
-        || (off_t)(sizeof header + length) != status.st_size) {
-        close(fd);
-        cairo_surface_destroy(surface);
-        return NULL;
-    }
-    cairo_surface_flush(surface);
-    int whole = read_fully(fd, cairo_image_surface_get_data(surface), length);
+    *size = status.st_size;
+    return fd;
+}
+
+// The rows, into `data` (`stride` bytes a row): only from a file of exactly the header and the rows, one cut short
+// (or with more after it) is not a whole picture.
+static int read_rows(int fd, const struct vt_kept_header *header, off_t size, unsigned char *data, size_t stride) {
+    size_t length = stride * (size_t)header->height;
+    return header->stride == stride && (off_t)(sizeof *header + length) == size && read_fully(fd, data, length);
+}
+
+cairo_surface_t *vt_kept_picture_read(const char *path, int width, int height, const struct timespec *stamp) {
+    struct vt_kept_header header;
+    off_t size;
+    int fd = open_kept(path, width, height, stamp, &header, &size);
+    if (fd < 0) return NULL;
+    cairo_surface_t *surface = cairo_image_surface_create((cairo_format_t)header.format, width, height);
+    int whole = cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS
+        && (cairo_surface_flush(surface), read_rows(fd, &header, size, cairo_image_surface_get_data(surface),
+                                                    (size_t)cairo_image_surface_get_stride(surface)));
     close(fd);
     if (!whole) {
         cairo_surface_destroy(surface);
@@ -62,6 +71,17 @@ cairo_surface_t *vt_kept_picture_read(const char *path, int width, int height, c
     }
     cairo_surface_mark_dirty(surface);
     return surface;
+}
+
+int vt_kept_picture_read_into(const char *path, int width, int height, const struct timespec *stamp,
+                              cairo_format_t format, unsigned char *data, int stride) {
+    struct vt_kept_header header;
+    off_t size;
+    int fd = open_kept(path, width, height, stamp, &header, &size);
+    if (fd < 0) return 0;
+    int whole = header.format == (uint32_t)format && read_rows(fd, &header, size, data, (size_t)stride);
+    close(fd);
+    return whole;
 }
 
 int vt_kept_picture_header(cairo_surface_t *surface, unsigned char header[VT_KEPT_HEADER_SIZE]) {

@@ -227,9 +227,12 @@ final class AlbumPage {
         let scale = gtk_widget_get_scale_factor(root)
         let side = PhotoTile.side * scale
         let decodedAtDownload = albums.decodedPhotoIDs
+        // Kept pictures are read straight into images like the window's: the album's thirty, if they are free.
+        let lent = thumbnails == nil ? nil : grid.displayImages.lend(count: albums.albumSize, side: side, scale: scale)
         reading = Task { [weak self, store, thumbnails] in
             let snapshot = try? await AlbumSnapshot.read(pinID: pinID, store: store, thumbnails: thumbnails, side: side,
-                                                         scale: scale, decodedAtDownload: decodedAtDownload)
+                                                         scale: scale, decodedAtDownload: decodedAtDownload, lent: lent)
+            lent?.release()
             guard let self, self.pinID == pinID, !Task.isCancelled else { return }
             if let snapshot { self.arrived(snapshot.contents, pictures: snapshot.pictures) }
             self.ensureAlbum(readFailed: snapshot == nil)

@@ -26,9 +26,10 @@ struct AlbumSnapshot: Sendable {
     let pictures: [String: PhotoPicture]
 
     /// The pictures are read (or decoded) as many at a time as Swift's executor has threads; none for the photos
-    /// in `decodedAtDownload`, whose download's decode the grid takes instead.
+    /// in `decodedAtDownload`, whose download's decode the grid takes instead. Kept pictures are read into `lent`
+    /// images while there are some.
     static func read(pinID: Int64, store: any AlbumPageStore, thumbnails: ThumbnailCache?, side: Int32, scale: Int32,
-                     decodedAtDownload: Set<Int64>) async throws -> AlbumSnapshot {
+                     decodedAtDownload: Set<Int64>, lent: LentImages?) async throws -> AlbumSnapshot {
         let contents = try store.albumContents(ofPin: pinID)
         let files = contents.photos.compactMap { photo in
             photo.id.map(decodedAtDownload.contains) == true ? nil : photo.filePath
@@ -38,7 +39,7 @@ struct AlbumSnapshot: Sendable {
                 group.addTask(priority: .userInitiated) {
                     let path = store.photoFileURL(relativePath: relativePath).path
                     return (relativePath, PhotoPicture.load(relativePath: relativePath, path: path, side: side,
-                                                            scale: scale, thumbnails: thumbnails))
+                                                            scale: scale, thumbnails: thumbnails, lent: lent))
                 }
             }
             var pictures: [String: PhotoPicture] = [:]
@@ -58,8 +59,8 @@ struct PhotoPicture: Sendable {
     /// nil if the file is gone or does not decode. A file read, a decode and the conversion to cairo's
     /// pixel format: never on the main thread. `side` is in device pixels (`scale` per point).
     static func load(relativePath: String, path: String, side: Int32, scale: Int32,
-                     thumbnails: ThumbnailCache?) -> PhotoPicture? {
-        if let kept = thumbnails?.load(relativePath: relativePath, side: side, scale: scale, photo: path) {
+                     thumbnails: ThumbnailCache?, lent: LentImages? = nil) -> PhotoPicture? {
+        if let kept = thumbnails?.load(relativePath: relativePath, side: side, scale: scale, photo: path, into: lent) {
             return PhotoPicture(picture: kept, source: .thumbnail)
         }
         guard let decoded = ImageDecoding.squareThumbnail(path: path, side: side) else { return nil }

@@ -1,4 +1,5 @@
 import CGtk
+import Foundation
 import GLibSwift
 
 /// Images like the window's (on X11, in memory shared with the X server), kept and used again, for the album's
@@ -7,7 +8,8 @@ import GLibSwift
 /// its page faults and zeroing, so they are made ahead (`prepare`, a few per turn of the main loop while nothing
 /// else is happening) and taken back when GTK lets go of them.
 ///
-/// Main thread only: nothing here leaves it (the pictures are copied in on it, ~10 µs each at the grid's size).
+/// Main thread only, but for images lent to the threads that read an album's kept pictures (`lend`), which read them
+/// straight into the display's memory: none to fault in, nothing to copy on the main thread.
 @MainActor
 final class DisplayImages {
     private struct Kind: Hashable {
@@ -48,6 +50,22 @@ final class DisplayImages {
             return nil
         }
         return target
+    }
+
+    /// Up to `count` of the kept images nobody holds, for opaque photos of `side`×`side` device pixels at `scale`,
+    /// lent until `LentImages.release` (none are made: making one costs this thread its page faults). Nil if there
+    /// are none.
+    func lend(count: Int, side: Int32, scale: Int32) -> LentImages? {
+        let kind = Kind(format: CAIRO_FORMAT_RGB24.rawValue, width: side, height: side, scale: scale)
+        var lent: [LentImages.Image] = []
+        for image in images[kind, default: []] where lent.count < count && cairo_surface_get_reference_count(image) == 1 {
+            guard let data = cairo_image_surface_get_data(image) else { continue }
+            cairo_surface_flush(image) // waits, if the display is still reading it
+            lent.append(LentImages.Image(surface: cairo_surface_reference(image), data: data,
+                                         stride: cairo_image_surface_get_stride(image)))
+        }
+        guard !lent.isEmpty else { return nil }
+        return LentImages(lent, side: side, scale: scale)
     }
 
     /// Makes images ahead, up to `count` of the kind an opaque photo of `side`×`side` device pixels at `scale`
@@ -101,5 +119,62 @@ final class DisplayImages {
             images[kind, default: []].append(cairo_surface_reference(image))
         }
         return image
+    }
+}
+
+/// Images like the window's, lent by `DisplayImages.lend` to the threads reading an album's kept pictures
+/// (`ThumbnailCache.load`). Each holds a reference of its own to its image, which its taker keeps (as the picture it
+/// read into it: `PaintablePicture`) or gives back.
+final class LentImages: @unchecked Sendable {
+    // @unchecked: `free` is guarded by `lock`. An image taken from it is its taker's alone until it is given back or
+    // goes to the main thread as a picture; no other thread touches its pixels or its cairo object meanwhile (the
+    // display finished reading it before it was lent).
+    struct Image: @unchecked Sendable {
+        let surface: OpaquePointer
+        let data: UnsafeMutablePointer<UInt8>
+        let stride: Int32
+    }
+
+    /// In device pixels.
+    let side: Int32
+    let scale: Int32
+    private let lock = NSLock()
+    private var free: [Image]
+
+    fileprivate init(_ images: [Image], side: Int32, scale: Int32) {
+        free = images
+        self.side = side
+        self.scale = scale
+    }
+
+    /// An image to read a picture into, if one is left.
+    func take() -> Image? {
+        lock.withLock { free.popLast() }
+    }
+
+    /// `image` was not used after all.
+    func giveBack(_ image: Image) {
+        lock.withLock { free.append(image) }
+    }
+
+    /// Lets go of the images nobody kept (their last reference is the pool's: nothing is freed, so nothing talks to
+    /// the display off the main thread).
+    @MainActor
+    func release() {
+        letGo()
+    }
+
+    /// Unreleased, they are let go of here, wherever the last reference goes (with the pool still holding them, that
+    /// frees nothing either).
+    deinit {
+        letGo()
+    }
+
+    private func letGo() {
+        let left = lock.withLock {
+            defer { free = [] }
+            return free
+        }
+        for image in left { cairo_surface_destroy(image.surface) }
     }
 }

@@ -22,6 +22,9 @@ final class PaintablePicture: @unchecked Sendable {
     /// In device pixels.
     let width: Int32, height: Int32
     let scale: Int32
+    /// The surface is one of `DisplayImages`', its pixels written (by `ThumbnailCache.load`) but not yet marked dirty:
+    /// shown as it is, once `markWritten` has run on the main thread.
+    let isDisplayImage: Bool
 
     /// `pixbuf` converted in memory (`ImageSurfaces`): safe on any thread. Nil if cairo cannot make the surface
     /// (out of memory).
@@ -37,6 +40,24 @@ final class PaintablePicture: @unchecked Sendable {
         width = cairo_image_surface_get_width(surface)
         height = cairo_image_surface_get_height(surface)
         self.scale = scale
+        isDisplayImage = false
+    }
+
+    /// A lent display image (`LentImages`) whose pixels were written on this thread, and whose reference it takes. Its
+    /// cairo object is not touched here (its scale was set when it was made).
+    init(writtenInto image: LentImages.Image, side: Int32, scale: Int32) {
+        surface = image.surface
+        width = side
+        height = side
+        self.scale = scale
+        isDisplayImage = true
+    }
+
+    /// Tells cairo the display image's pixels changed behind its back (main thread: on X11 the image is the display's
+    /// too), so nothing it kept of the image is used.
+    @MainActor
+    func markWritten() {
+        if isDisplayImage { cairo_surface_mark_dirty(surface) }
     }
 
     deinit { cairo_surface_destroy(surface) }

@@ -214,8 +214,12 @@ final class PhotoTile {
             return
         }
         // The picture was made ready off the main thread. It is copied into an image like the window's (on X11, in
-        // memory shared with the X server, made ahead: `DisplayImages`), which draws without being sent again.
-        if let copy = displayImages?.copy(of: picture) {
+        // memory shared with the X server, made ahead: `DisplayImages`), which draws without being sent again; unless
+        // it was read into one.
+        if picture.isDisplayImage {
+            picture.markWritten()
+            gtk_image_set_from_surface(image.cast(), picture.surface)
+        } else if let copy = displayImages?.copy(of: picture) {
             gtk_image_set_from_surface(image.cast(), copy)
             cairo_surface_destroy(copy)
         } else {

@@ -40,12 +40,19 @@ final class ThumbnailCache: Sendable {
 
     /// The kept picture, ready to paint at `scale` device pixels per point, if there is a good one of this size for
     /// the photo's file at `photo` as it is now; nil otherwise (then decode the photo). It is kept as cairo keeps it
-    /// in memory, so reading it back is one read into a new image, with nothing to decode.
-    func load(relativePath: String, side: Int32, scale: Int32, photo: String) -> PaintablePicture? {
-        guard var stamp = Self.modified(photo),
-              let surface = vt_kept_picture_read(file(for: relativePath, side: side).path, side, side, &stamp) else {
-            return nil
+    /// in memory, so reading it back is one read into a new image, with nothing to decode; or into one of `lent`, if
+    /// there is one of this size left, with no new image either.
+    func load(relativePath: String, side: Int32, scale: Int32, photo: String, into lent: LentImages? = nil)
+        -> PaintablePicture? {
+        guard var stamp = Self.modified(photo) else { return nil }
+        let path = file(for: relativePath, side: side).path
+        if let lent, lent.side == side, lent.scale == scale, let image = lent.take() {
+            if vt_kept_picture_read_into(path, side, side, &stamp, CAIRO_FORMAT_RGB24, image.data, image.stride) != 0 {
+                return PaintablePicture(writtenInto: image, side: side, scale: scale)
+            }
+            lent.giveBack(image) // none, or one with transparency: read as it is below
         }
+        guard let surface = vt_kept_picture_read(path, side, side, &stamp) else { return nil }
         return PaintablePicture(adopting: surface, scale: scale)
     }
 
