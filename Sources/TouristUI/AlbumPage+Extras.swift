@@ -58,7 +58,8 @@ extension AlbumPage {
     /// while the main loop is idle: the first album opened then costs its frame no more than the next.
     func prepareAhead() {
         let scale = gtk_widget_get_scale_factor(root)
-        grid.displayImages.prepare(count: albums.albumSize, side: PhotoTile.side * scale, scale: scale)
+        // Two albums' worth: the album shown last holds one while the next is read into the other (`DisplayImages.lend`).
+        grid.displayImages.prepare(count: albums.albumSize * 2, side: PhotoTile.side * scale, scale: scale)
         grid.prepareTiles(count: albums.albumSize)
     }
 

@@ -55,9 +55,9 @@ struct PhotoPicture: Sendable {
     let picture: PaintablePicture
     let source: PhotoTile.Source
 
-    /// Its kept picture (a few kilobytes at the grid's size), else the photo at `path` decoded, and then kept;
-    /// nil if the file is gone or does not decode. A file read, a decode and the conversion to cairo's
-    /// pixel format: never on the main thread. `side` is in device pixels (`scale` per point).
+    /// Its kept picture (its pixels at the grid's size), else the photo at `path` decoded, and then kept;
+    /// nil if the file is gone or does not decode; into one of `lent` while there are some. A file read, a decode and
+    /// the conversion to cairo's pixel format: never on the main thread. `side` is in device pixels (`scale` per point).
     static func load(relativePath: String, path: String, side: Int32, scale: Int32,
                      thumbnails: ThumbnailCache?, lent: LentImages? = nil) -> PhotoPicture? {
         if let kept = thumbnails?.load(relativePath: relativePath, side: side, scale: scale, photo: path, into: lent) {
@@ -65,6 +65,13 @@ struct PhotoPicture: Sendable {
         }
         guard let decoded = ImageDecoding.squareThumbnail(path: path, side: side) else { return nil }
         thumbnails?.keep(decoded, relativePath: relativePath, side: side, photo: path)
+        // Into a lent image like the window's, if one is left: no new image, and no copy on the main thread.
+        if let lent, lent.side == side, lent.scale == scale, let image = lent.take() {
+            if ImageSurfaces.paint(decoded.pixbuf, over: image.data, width: side, height: side, stride: image.stride) {
+                return PhotoPicture(picture: PaintablePicture(writtenInto: image, side: side, scale: scale), source: .file)
+            }
+            lent.giveBack(image) // a photo with transparency: in an image of its own
+        }
         return PaintablePicture(decoded.pixbuf, scale: scale).map { PhotoPicture(picture: $0, source: .file) }
     }
 }

@@ -90,6 +90,36 @@ final class LentImagesTests: XCTestCase {
         images.removeAll()
     }
 
+    @MainActor
+    func testAPhotoDecodedForAnAlbumIsPaintedIntoALentImageAndKept() async throws {
+        guard gtk_init_check(nil, nil) != 0 else { throw XCTSkip("no display") }
+        let window = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
+        gtk_widget_realize(window)
+        defer { gtk_widget_destroy(window) }
+        let images = DisplayImages(capacity: 1) { gtk_widget_get_window(window) }
+        images.prepare(count: 1, side: 24, scale: 1)
+        try await pump(until: { images.count == 1 }, "an image was made ahead")
+        let (cache, photo) = try keptPictures([]) // its picture is not kept: the photo is decoded
+        let lent = try XCTUnwrap(images.lend(count: 1, side: 24, scale: 1))
+
+        let loaded = await Task.detached {
+            PhotoPicture.load(relativePath: "photos/1/d.jpg", path: photo, side: 24, scale: 1, thumbnails: cache, lent: lent)
+        }.value
+        lent.release()
+
+        let picture = try XCTUnwrap(loaded)
+        XCTAssertEqual(picture.source, .file)
+        XCTAssertTrue(picture.picture.isDisplayImage, "painted into the lent image")
+        picture.picture.markWritten()
+        let decoded = try XCTUnwrap(ImageDecoding.squareThumbnail(path: photo, side: 24))
+        let expected = try XCTUnwrap(ImageSurfaces.surface(from: decoded.pixbuf))
+        defer { cairo_surface_destroy(expected) }
+        XCTAssertEqual(pixel(picture.picture.surface, x: 12, y: 12), pixel(expected, x: 12, y: 12), "the decoded photo")
+        XCTAssertEqual(pixel(picture.picture.surface, x: 20, y: 3), pixel(expected, x: 20, y: 3))
+        XCTAssertNotNil(cache.load(relativePath: "photos/1/d.jpg", side: 24, scale: 1, photo: photo), "and its picture kept")
+        images.removeAll()
+    }
+
     /// A cache keeping 24-pixel pictures of the sample photo under `relativePaths`, and the photo's file.
     private func keptPictures(_ relativePaths: [String]) throws -> (ThumbnailCache, String) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lent-\(UUID().uuidString)")
