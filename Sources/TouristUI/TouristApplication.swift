@@ -51,8 +51,8 @@ public final class TouristApplication {
     /// Where pins' place names are refined online (Nominatim's API).
     private let geocoderEndpoint: URL
     static let geocoderVariable = "VIRTUAL_TOURIST_GEOCODER_URL"
-    /// Keeps photos' grid pictures (`ThumbnailCache.keep`).
-    private static let pictureKeeping = BackgroundThread(name: "grid-picture-keeping", nice: 19)
+    /// Keeps photos' grid pictures (`ThumbnailCache.keep`), once an album's decodes (and their frame) are over.
+    private static let pictureKeeping = BackgroundThread(name: "grid-picture-keeping", nice: 19, settle: 0.1)
 
     /// - parameter builtInFlickrKey: the key meson baked in (`-Dflickr_api_key`), or "".
     public init(paths: AppPaths, environment: [String: String], builtInFlickrKey: String, logger: Logger) {
