@@ -15,13 +15,7 @@ final class LentImagesTests: XCTestCase {
 
     @MainActor
     func testKeptPicturesAreReadIntoFreeImagesOffTheMainThread() async throws {
-        guard gtk_init_check(nil, nil) != 0 else { throw XCTSkip("no display") }
-        let window = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
-        gtk_widget_realize(window)
-        defer { gtk_widget_destroy(window) }
-        let images = DisplayImages(capacity: 4) { gtk_widget_get_window(window) }
-        images.prepare(count: 3, side: 24, scale: 1, perTurn: 3)
-        try await pump(until: { images.count == 3 }, "three images were made ahead")
+        let images = try await imagesMadeAhead(3, capacity: 4)
         let shown = try XCTUnwrap(images.copy(of: plainPicture())) // a tile shows it: not free
 
         let (cache, photo) = try keptPictures(["photos/1/a.jpg", "photos/1/b.jpg", "photos/1/c.jpg"])
@@ -68,13 +62,7 @@ final class LentImagesTests: XCTestCase {
 
     @MainActor
     func testAPictureWithTransparencyIsNotReadIntoAnOpaqueImage() async throws {
-        guard gtk_init_check(nil, nil) != 0 else { throw XCTSkip("no display") }
-        let window = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
-        gtk_widget_realize(window)
-        defer { gtk_widget_destroy(window) }
-        let images = DisplayImages(capacity: 1) { gtk_widget_get_window(window) }
-        images.prepare(count: 1, side: 24, scale: 1)
-        try await pump(until: { images.count == 1 }, "an image was made ahead")
+        let images = try await imagesMadeAhead(1)
         let (cache, photo) = try keptPictures([])
         let pixbuf = try XCTUnwrap(gdk_pixbuf_new(GDK_COLORSPACE_RGB, 1, 8, 24, 24))
         gdk_pixbuf_fill(pixbuf, 0x20_40_C0_80) // half transparent
@@ -92,13 +80,7 @@ final class LentImagesTests: XCTestCase {
 
     @MainActor
     func testAPhotoDecodedForAnAlbumIsPaintedIntoALentImageAndKept() async throws {
-        guard gtk_init_check(nil, nil) != 0 else { throw XCTSkip("no display") }
-        let window = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
-        gtk_widget_realize(window)
-        defer { gtk_widget_destroy(window) }
-        let images = DisplayImages(capacity: 1) { gtk_widget_get_window(window) }
-        images.prepare(count: 1, side: 24, scale: 1)
-        try await pump(until: { images.count == 1 }, "an image was made ahead")
+        let images = try await imagesMadeAhead(1)
         let (cache, photo) = try keptPictures([]) // its picture is not kept: the photo is decoded
         let lent = try XCTUnwrap(images.lend(count: 1, side: 24, scale: 1))
 
@@ -118,6 +100,22 @@ final class LentImagesTests: XCTestCase {
         XCTAssertEqual(pixel(picture.picture.surface, x: 20, y: 3), pixel(expected, x: 20, y: 3))
         XCTAssertNotNil(cache.load(relativePath: "photos/1/d.jpg", side: 24, scale: 1, photo: photo), "and its picture kept")
         images.removeAll()
+    }
+
+    /// `count` 24-pixel images like a new window's, made ahead (the window goes when the test ends).
+    @MainActor
+    private func imagesMadeAhead(_ count: Int, capacity: Int? = nil) async throws -> DisplayImages {
+        guard gtk_init_check(nil, nil) != 0 else { throw XCTSkip("no display") }
+        let window = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
+        gtk_widget_realize(window)
+        let images = DisplayImages(capacity: capacity ?? count) { gtk_widget_get_window(window) }
+        addTeardownBlock { @MainActor in
+            images.removeAll()
+            gtk_widget_destroy(window)
+        }
+        images.prepare(count: count, side: 24, scale: 1, perTurn: count)
+        try await pump(until: { images.count == count }, "\(count) images were made ahead")
+        return images
     }
 
     /// A cache keeping 24-pixel pictures of the sample photo under `relativePaths`, and the photo's file.
