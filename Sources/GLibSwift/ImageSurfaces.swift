@@ -16,12 +16,7 @@ public enum ImageSurfaces {
             cairo_surface_destroy(surface)
             return nil
         }
-        // With an image surface as its target, this converts in memory: the similar surface it makes is an image too.
-        let cr = cairo_create(surface)!
-        gdk_cairo_set_source_pixbuf(cr, pixbuf, 0, 0)
-        cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
-        cairo_paint(cr)
-        cairo_destroy(cr)
+        _ = paint(pixbuf, onto: surface)
         cairo_surface_set_device_scale(surface, Double(scale), Double(scale))
         return surface
     }
@@ -38,14 +33,20 @@ public enum ImageSurfaces {
             return false
         }
         defer { cairo_surface_destroy(target) } // the memory stays the caller's
-        guard cairo_surface_status(target) == CAIRO_STATUS_SUCCESS else { return false }
+        guard cairo_surface_status(target) == CAIRO_STATUS_SUCCESS, paint(pixbuf, onto: target) else { return false }
+        cairo_surface_flush(target)
+        return true
+    }
+
+    /// `pixbuf` painted over all of `target`, an image surface; false if cairo failed. With an image surface as its
+    /// target, this converts in memory: the similar surface it makes is an image too.
+    private static func paint(_ pixbuf: OpaquePointer, onto target: OpaquePointer) -> Bool {
         let cr = cairo_create(target)!
         gdk_cairo_set_source_pixbuf(cr, pixbuf, 0, 0)
         cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
         cairo_paint(cr)
         let painted = cairo_status(cr) == CAIRO_STATUS_SUCCESS
         cairo_destroy(cr)
-        cairo_surface_flush(target)
         return painted
     }
 }

@@ -227,8 +227,8 @@ final class AlbumPage {
         let scale = gtk_widget_get_scale_factor(root)
         let side = PhotoTile.side * scale
         let decodedAtDownload = albums.decodedPhotoIDs
-        // Kept pictures are read straight into images like the window's: the album's thirty, if they are free.
-        let lent = thumbnails == nil ? nil : grid.displayImages.lend(count: albums.albumSize, side: side, scale: scale)
+        // The album's pictures are read (or decoded) straight into images like the window's, those of them free.
+        let lent = grid.displayImages.lend(count: albums.albumSize, side: side, scale: scale)
         reading = Task { [weak self, store, thumbnails] in
             let snapshot = try? await AlbumSnapshot.read(pinID: pinID, store: store, thumbnails: thumbnails, side: side,
                                                          scale: scale, decodedAtDownload: decodedAtDownload, lent: lent)

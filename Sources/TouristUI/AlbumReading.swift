@@ -66,12 +66,12 @@ struct PhotoPicture: Sendable {
         guard let decoded = ImageDecoding.squareThumbnail(path: path, side: side) else { return nil }
         thumbnails?.keep(decoded, relativePath: relativePath, side: side, photo: path)
         // Into a lent image like the window's, if one is left: no new image, and no copy on the main thread.
-        if let lent, lent.side == side, lent.scale == scale, let image = lent.take() {
-            if ImageSurfaces.paint(decoded.pixbuf, over: image.data, width: side, height: side, stride: image.stride) {
-                return PhotoPicture(picture: PaintablePicture(writtenInto: image, side: side, scale: scale), source: .file)
-            }
-            lent.giveBack(image) // a photo with transparency: in an image of its own
+        if let picture = lent?.fill(side: side, scale: scale, { image in
+            ImageSurfaces.paint(decoded.pixbuf, over: image.data, width: side, height: side, stride: image.stride)
+        }) {
+            return PhotoPicture(picture: picture, source: .file)
         }
+        // None lent, or a photo with transparency: in an image of its own.
         return PaintablePicture(decoded.pixbuf, scale: scale).map { PhotoPicture(picture: $0, source: .file) }
     }
 }

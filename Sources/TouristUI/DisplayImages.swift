@@ -157,6 +157,17 @@ final class LentImages: @unchecked Sendable {
         lock.withLock { free.append(image) }
     }
 
+    /// A picture `write` put into one of the images, if one of `side` device pixels at `scale` is left and `write`
+    /// filled it (true); the image is given back otherwise.
+    func fill(side: Int32, scale: Int32, _ write: (Image) -> Bool) -> PaintablePicture? {
+        guard side == self.side, scale == self.scale, let image = take() else { return nil }
+        guard write(image) else {
+            giveBack(image)
+            return nil
+        }
+        return PaintablePicture(writtenInto: image, side: side, scale: scale)
+    }
+
     /// Lets go of the images nobody kept (their last reference is the pool's: nothing is freed, so nothing talks to
     /// the display off the main thread).
     @MainActor

@@ -46,12 +46,12 @@ final class ThumbnailCache: Sendable {
         -> PaintablePicture? {
         guard var stamp = Self.modified(photo) else { return nil }
         let path = file(for: relativePath, side: side).path
-        if let lent, lent.side == side, lent.scale == scale, let image = lent.take() {
-            if vt_kept_picture_read_into(path, side, side, &stamp, CAIRO_FORMAT_RGB24, image.data, image.stride) != 0 {
-                return PaintablePicture(writtenInto: image, side: side, scale: scale)
-            }
-            lent.giveBack(image) // none, or one with transparency: read as it is below
+        if let picture = lent?.fill(side: side, scale: scale, { image in
+            vt_kept_picture_read_into(path, side, side, &stamp, CAIRO_FORMAT_RGB24, image.data, image.stride) != 0
+        }) {
+            return picture
         }
+        // None lent, or no picture to read into one, or one with transparency: read as it is.
         guard let surface = vt_kept_picture_read(path, side, side, &stamp) else { return nil }
         return PaintablePicture(adopting: surface, scale: scale)
     }
