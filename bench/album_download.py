@@ -30,6 +30,8 @@ import argparse
 import statistics
 import time
 from pathlib import Path
+from contextlib import contextmanager
+from typing import Callable, Iterator
 
 from album_measures import (DECODE_FLOOR_NAME, HTTP1_SIX, MAP_POINT, curl_floor, decode_floor, decodes_from_file,
                             page_floor, thumbnails_read, wait_all_painted)
@@ -133,24 +135,12 @@ def one_round(display: str, tiles: TileServer, user: UserInput) -> tuple[float, 
         try:
             # As a hand does: the pointer comes to rest on the pin (50 ms), then clicks.
             restarted = time.monotonic()
-            app.start()
-            time.sleep(1.0)
-            user.mousemove(x, y - 12)
-            opened = clicks.click()
-            reopened, _ = wait_all_painted(app, after=opened)
+            opened, reopened, _ = restart_and_click(app, user, clicks, x, y)
             kept = thumbnails_read(app, restarted, reopened)  # read as the pointer came, or after the click
             app.stop()
             # The pointer, on the map already, arrives on the pin and clicks in the same instant: nothing of the
-            # click is foreseen. A few times: one opening swings by a few milliseconds on this machine.
-            arrivals = []
-            for _ in range(ARRIVALS):
-                app.start()
-                time.sleep(1.0)
-                user.mousemove(x + 150, y + 100)
-                arrived = clicks.arrive_and_click(x, y - 12)
-                arrived_painted, _ = wait_all_painted(app, after=arrived)
-                arrivals.append((arrived_painted - arrived) * 1000)
-                app.stop()
+            # click is foreseen.
+            arrivals = restart_and_arrive(app, user, clicks, x, y)
             page = page_floor(display, user, clicks, count)
         finally:
             clicks.close()
@@ -162,39 +152,70 @@ def one_round(display: str, tiles: TileServer, user: UserInput) -> tuple[float, 
         flickr.stop()
 
 
-def drop_and_fetch(app: App, user: UserInput) -> tuple[int, int]:
-    """Starts the app, drops a pin at MAP_POINT and waits until its album has downloaded; returns the pin's point."""
+def restart_and_click(app: App, user: UserInput, clicks: TimedClicks, x: int, y: int) -> tuple[float, float, int]:
+    """Starts the app again; a second later the pointer comes to rest on the pin at (x, y), as a hand does, and
+    clicks. Returns the click's time, when the album's photos were all painted, and how many it has (the app is left
+    running)."""
     app.start()
     time.sleep(1.0)
-    x, y = MAP_POINT
-    user.press_and_hold(x, y, 0.7)
-    app.log.wait_for(r"Pin 1: ([0-9]+) of \1 photos done", timeout=30)
-    return x, y
+    user.mousemove(x, y - 12)
+    opened = clicks.click()
+    painted, count = wait_all_painted(app, after=opened)
+    return opened, painted, count
+
+
+def restart_and_arrive(app: App, user: UserInput, clicks: TimedClicks, x: int, y: int,
+                       before: Callable[[], None] = lambda: None,
+                       then: Callable[[float, float], None] = lambda arrived, painted: None) -> list[float]:
+    """`ARRIVALS` times (one opening swings by a few milliseconds on this machine): `before`, the app started again,
+    and a second later the pointer, on the map, arrives on the pin at (x, y) and clicks in the same instant; `then`
+    is told the click's time and when all its photos were painted, before the app stops. Click to all painted, ms."""
+    figures = []
+    for _ in range(ARRIVALS):
+        before()
+        app.start()
+        time.sleep(1.0)
+        user.mousemove(x + 150, y + 100)
+        arrived = clicks.arrive_and_click(x, y - 12)
+        painted, _ = wait_all_painted(app, after=arrived)
+        then(arrived, painted)
+        figures.append((painted - arrived) * 1000)
+        app.stop()
+    return figures
+
+
+@contextmanager
+def fetched_album(display: str, tiles: TileServer,
+                  user: UserInput) -> Iterator[tuple[App, TimedClicks, tuple[int, int]]]:
+    """The app, on a Flickr server of its own, started with a pin dropped at MAP_POINT whose album has downloaded;
+    clicks, and the pin's point. Everything is stopped after."""
+    flickr = FlickrServer()
+    flickr.control({"all_usable": True})
+    app = App(display, tiles, flickr, temporary_home())
+    clicks = TimedClicks(display)
+    try:
+        app.start()
+        time.sleep(1.0)
+        x, y = MAP_POINT
+        user.press_and_hold(x, y, 0.7)
+        app.log.wait_for(r"Pin 1: ([0-9]+) of \1 photos done", timeout=30)
+        yield app, clicks, (x, y)
+    finally:
+        clicks.close()
+        app.stop()
+        flickr.stop()
 
 
 def unopened_round(display: str, tiles: TileServer, user: UserInput) -> tuple[float, float, int, int]:
     """An album fetched at its drop and never opened, the app quit, then started again and the album opened (the
     pointer rests on the pin 50 ms, then clicks): click to all photos painted, the decode floor for its files, how many
     photos were decoded from their file on opening, and how many the album has."""
-    flickr = FlickrServer()
-    flickr.control({"all_usable": True})
-    app = App(display, tiles, flickr, temporary_home())
-    clicks = TimedClicks(display)
-    try:
-        x, y = drop_and_fetch(app, user)
+    with fetched_album(display, tiles, user) as (app, clicks, (x, y)):
         user.mousemove(x + 150, y + 100)  # off the pin: its album is not made ready either
         time.sleep(1.0)
         app.stop()
-        app.start()
-        time.sleep(1.0)
-        user.mousemove(x, y - 12)
-        opened = clicks.click()
-        painted, count = wait_all_painted(app, after=opened)
+        opened, painted, count = restart_and_click(app, user, clicks, x, y)
         return (painted - opened) * 1000, decode_floor(app), decodes_from_file(app, opened, painted), count
-    finally:
-        clicks.close()
-        app.stop()
-        flickr.stop()
 
 
 def forget_kept_pictures(app: App) -> None:
@@ -209,38 +230,17 @@ def gone_round(display: str, tiles: TileServer, user: UserInput) -> tuple[float,
     on the pin 50 ms first, then arriving and clicking in the same instant (`ARRIVALS` times; the pictures deleted again
     before each), the decode floor for its files, the fewest photos decoded from their files in an opening, and how
     many the album has."""
-    flickr = FlickrServer()
-    flickr.control({"all_usable": True})
-    app = App(display, tiles, flickr, temporary_home())
-    clicks = TimedClicks(display)
-    try:
-        x, y = drop_and_fetch(app, user)
+    with fetched_album(display, tiles, user) as (app, clicks, (x, y)):
         time.sleep(1.0)  # its pictures kept
         app.stop()
         forget_kept_pictures(app)
-        app.start()
-        time.sleep(1.0)
-        user.mousemove(x, y - 12)
-        opened = clicks.click()
-        rested, count = wait_all_painted(app, after=opened)
-        decoded = decodes_from_file(app, opened - 1, rested)  # from the moment the pointer came
+        opened, rested, count = restart_and_click(app, user, clicks, x, y)
+        decoded = [decodes_from_file(app, opened - 1, rested)]  # from the moment the pointer came
         app.stop()
-        arrivals = []
-        for _ in range(ARRIVALS):
-            forget_kept_pictures(app)
-            app.start()
-            time.sleep(1.0)
-            user.mousemove(x + 150, y + 100)
-            arrived = clicks.arrive_and_click(x, y - 12)
-            arrived_painted, _ = wait_all_painted(app, after=arrived)
-            decoded = min(decoded, decodes_from_file(app, arrived, arrived_painted))
-            arrivals.append((arrived_painted - arrived) * 1000)
-            app.stop()
-        return (rested - opened) * 1000, arrivals, decode_floor(app), decoded, count
-    finally:
-        clicks.close()
-        app.stop()
-        flickr.stop()
+        arrivals = restart_and_arrive(app, user, clicks, x, y, before=lambda: forget_kept_pictures(app),
+                                      then=lambda arrived, painted: decoded.append(
+                                          decodes_from_file(app, arrived, painted)))
+        return (rested - opened) * 1000, arrivals, decode_floor(app), min(decoded), count
 
 
 def five_albums_while_panning(display: str, tiles: TileServer, user: UserInput) -> tuple[Stall, int]:
