@@ -15,7 +15,7 @@ final class MainWindow {
 
     private let window: UnsafeMutablePointer<GtkWidget>
     private let lifetime: WidgetLifetime
-    private let headerBar: UnsafeMutablePointer<GtkWidget>
+    private let header: WindowHeader
     private let stack: UnsafeMutablePointer<GtkWidget>
     let notification = InAppNotification()
     private(set) var mapPage: MapWidget?
@@ -26,12 +26,10 @@ final class MainWindow {
     private(set) var albumPage: AlbumPage?
     private var search: PlaceSearch?
     private var places: PlacesSidebar?
-    private let placesButton: UnsafeMutablePointer<GtkWidget>
-    private let backButton: UnsafeMutablePointer<GtkWidget>
-    private var backAction: OpaquePointer?
     private let store: (any ViewStateStore)?
     private let viewportKeeper: ViewportKeeper?
     private let logger: Logger
+    private var backAction: OpaquePointer?
     private var zoomInAction: OpaquePointer?
     private var zoomOutAction: OpaquePointer?
 
@@ -47,24 +45,13 @@ final class MainWindow {
         gtk_window_set_title(window.cast(), AppInfo.name)
         gtk_window_set_icon_name(window.cast(), AppInfo.id)
 
-        headerBar = gtk_header_bar_new()
-        gtk_header_bar_set_show_close_button(headerBar.cast(), 1)
-        gtk_header_bar_set_title(headerBar.cast(), AppInfo.name)
-        gtk_header_bar_pack_end(headerBar.cast(), Self.makeMenuButton())
-        backButton = Widgets.iconButton(icon: "go-previous-symbolic", accessibleName: "Back",
-                                        tooltip: "Back to the Map (Alt+←)")
-        gtk_actionable_set_action_name(OpaquePointer(backButton), "win.back")
-        gtk_header_bar_pack_start(headerBar.cast(), backButton)
-        placesButton = Widgets.iconButton(icon: "view-list-symbolic", accessibleName: "My Places",
-                                          tooltip: "My Places (F9)")
-        gtk_actionable_set_action_name(OpaquePointer(placesButton), "win.places")
-        gtk_header_bar_pack_start(headerBar.cast(), placesButton)
-        gtk_window_set_titlebar(window.cast(), headerBar)
-        gtk_widget_show_all(headerBar)
-        gtk_widget_set_no_show_all(backButton, 1)
-        gtk_widget_hide(backButton)
+        header = WindowHeader(appName: AppInfo.name, makeMenuButton: Self.makeMenuButton)
+        gtk_window_set_titlebar(window.cast(), header.root)
 
         stack = gtk_stack_new()
+        // Sized by the page shown only, as the album's own stack is: an album's opening measures the album page,
+        // not the map's as well.
+        gtk_stack_set_homogeneous(stack.cast(), 0)
         // The album is there at once, as the map is on the way back: a slide kept the page from being whole
         // for 200 ms, and drawing both pages through it delayed the photos' first paint by ~15 ms.
         gtk_stack_set_transition_type(stack.cast(), GTK_STACK_TRANSITION_TYPE_NONE)
@@ -117,8 +104,7 @@ final class MainWindow {
                 search.onChoose = { [weak self] place in self?.show(place) }
                 search.onFinished = { [weak page] in if let page { gtk_widget_grab_focus(page.map.widget) } }
                 search.onTextChanged = { [weak sidebar = places] text in sidebar?.filter(text) }
-                gtk_header_bar_pack_end(headerBar.cast(), search.entry)
-                gtk_widget_show(search.entry)
+                header.addToMapBar(search.entry)
                 self.search = search
             }
         } else {
@@ -187,12 +173,10 @@ final class MainWindow {
         guard let albumPage else { return }
         openMark = mark
         showAlbumTitle()
+        header.showAlbumBar()
         gtk_stack_set_visible_child_name(stack.cast(), "album")
         albumPage.focusPhotos() // the keyboard's way into the album: arrows, Enter, Delete
-        gtk_widget_show(backButton)
-        if let search { gtk_widget_hide(search.entry) }
         if let backAction { SimpleAction.setEnabled(backAction, true) }
-        setZoomEnabled(canZoomIn: false, canZoomOut: false)
     }
 
     /// The open album's place name, with its coordinates below; the coordinates alone until it is named.
@@ -200,8 +184,7 @@ final class MainWindow {
         guard let mark = openMark, let albumPage else { return }
         let coordinates = CoordinateFormat.string(latitude: mark.latitude, longitude: mark.longitude)
         let name = pins?.name(of: mark.key)
-        gtk_header_bar_set_title(headerBar.cast(), name ?? coordinates)
-        gtk_header_bar_set_subtitle(headerBar.cast(), name == nil ? "Photo Album" : coordinates)
+        header.setAlbumTitle(name ?? coordinates, subtitle: name == nil ? "Photo Album" : coordinates)
         albumPage.setPlaceName(name ?? coordinates)
     }
 
@@ -209,13 +192,10 @@ final class MainWindow {
         openMark = nil
         albumPage?.hide()
         gtk_stack_set_visible_child_name(stack.cast(), "map")
-        gtk_header_bar_set_title(headerBar.cast(), AppInfo.name)
-        gtk_header_bar_set_subtitle(headerBar.cast(), nil)
-        gtk_widget_hide(backButton)
-        if let search { gtk_widget_show(search.entry) }
+        header.showMapBar()
         if let places, places.isOpen { places.open() } // the keyboard goes back to the list
+        // Escape and Alt+← are the search's and the map's again.
         if let backAction { SimpleAction.setEnabled(backAction, false) }
-        if let mapPage { setZoomEnabled(canZoomIn: mapPage.canZoomIn, canZoomOut: mapPage.canZoomOut) }
     }
 
     /// A place was selected in My Places: the map centres on it, close enough to see it.
@@ -277,8 +257,7 @@ final class MainWindow {
         viewportKeeper.markRestored(Viewport(mapPage.viewport))
         mapPage.onViewportChanged = { [weak viewportKeeper] viewport in viewportKeeper?.viewportChanged(Viewport(viewport)) }
         mapPage.onZoomLimitsChanged = { [weak self] canZoomIn, canZoomOut in
-            guard let self, self.visiblePageName == "map" else { return }
-            self.setZoomEnabled(canZoomIn: canZoomIn, canZoomOut: canZoomOut)
+            self?.setZoomEnabled(canZoomIn: canZoomIn, canZoomOut: canZoomOut)
         }
         mapPage.onZoomLimitsChanged?(mapPage.canZoomIn, mapPage.canZoomOut)
         viewportKeeper.onSaveError = { [weak self] message in
@@ -299,8 +278,17 @@ final class MainWindow {
     // MARK: Actions
 
     private func installActions() {
-        zoomInAction = SimpleAction.add("zoom-in", to: window) { [weak self] in self?.mapPage?.zoomIn() }
-        zoomOutAction = SimpleAction.add("zoom-out", to: window) { [weak self] in self?.mapPage?.zoomOut() }
+        // The zoom actions follow the map's zoom limits whichever page is shown, and do nothing on the album's:
+        // disabling them as an album opened restyled the map's zoom buttons in the album's opening frame.
+        zoomInAction = SimpleAction.add("zoom-in", to: window) { [weak self] in
+            guard let self, self.visiblePageName == "map" else { return }
+            self.mapPage?.zoomIn()
+        }
+        zoomOutAction = SimpleAction.add("zoom-out", to: window) { [weak self] in
+            guard let self, self.visiblePageName == "map" else { return }
+            self.mapPage?.zoomOut()
+        }
+        // Back is enabled only while the album is shown: its keys (Escape, Alt+←) belong to the map's page otherwise.
         backAction = SimpleAction.add("back", to: window) { [weak self] in self?.showMap() }
         SimpleAction.add("places", to: window) { [weak self] in self?.togglePlaces() }
         SimpleAction.add("undo", to: window) { [weak self] in self?.notification.undo() }

@@ -1,0 +1,72 @@
+import CGtk
+import Foundation
+import GLibSwift
+
+/// The window's title bar: the map's header bar (My Places, the search, the menu) and the album's (Back, the
+/// place's name, the menu), both made at start-up, one shown at a time.
+///
+/// With one header bar changed for each page (a new title, Back shown, the search hidden), an album's opening frame
+/// measured and restyled the header's widgets. Here it switches which bar is shown and sets the album's title, and
+/// the album's title is changed only when it differs.
+@MainActor
+final class WindowHeader {
+    /// The title bar, for `gtk_window_set_titlebar`.
+    let root: UnsafeMutablePointer<GtkWidget>
+    private let mapBar: UnsafeMutablePointer<GtkWidget>
+    private let albumBar: UnsafeMutablePointer<GtkWidget>
+    private var albumTitle: (title: String, subtitle: String?)?
+
+    /// - parameter makeMenuButton: the main menu's button, made once for each bar.
+    init(appName: String, makeMenuButton: () -> UnsafeMutablePointer<GtkWidget>) {
+        mapBar = Self.makeBar(title: appName)
+        let placesButton = Widgets.iconButton(icon: "view-list-symbolic", accessibleName: "My Places",
+                                              tooltip: "My Places (F9)")
+        gtk_actionable_set_action_name(OpaquePointer(placesButton), "win.places")
+        gtk_header_bar_pack_start(mapBar.cast(), placesButton)
+        gtk_header_bar_pack_end(mapBar.cast(), makeMenuButton())
+
+        albumBar = Self.makeBar(title: appName)
+        let backButton = Widgets.iconButton(icon: "go-previous-symbolic", accessibleName: "Back",
+                                            tooltip: "Back to the Map (Alt+←)")
+        gtk_actionable_set_action_name(OpaquePointer(backButton), "win.back")
+        gtk_header_bar_pack_start(albumBar.cast(), backButton)
+        gtk_header_bar_pack_end(albumBar.cast(), makeMenuButton())
+
+        root = gtk_stack_new()
+        gtk_stack_set_transition_type(root.cast(), GTK_STACK_TRANSITION_TYPE_NONE)
+        gtk_stack_add_named(root.cast(), mapBar, "map")
+        gtk_stack_add_named(root.cast(), albumBar, "album")
+        gtk_widget_show_all(root)
+        gtk_stack_set_visible_child(root.cast(), mapBar)
+    }
+
+    private static func makeBar(title: String) -> UnsafeMutablePointer<GtkWidget> {
+        let bar = gtk_header_bar_new()!
+        gtk_header_bar_set_show_close_button(bar.cast(), 1)
+        gtk_header_bar_set_title(bar.cast(), title)
+        return bar
+    }
+
+    /// The search entry goes at the end of the map's bar.
+    func addToMapBar(_ widget: UnsafeMutablePointer<GtkWidget>) {
+        gtk_header_bar_pack_end(mapBar.cast(), widget)
+        gtk_widget_show(widget)
+    }
+
+    /// The album's bar shows this title from now on; set again unchanged (the same album reopened, or its name
+    /// looked up again), it costs the window no new layout.
+    func setAlbumTitle(_ title: String, subtitle: String?) {
+        if let albumTitle, albumTitle.title == title, albumTitle.subtitle == subtitle { return }
+        albumTitle = (title, subtitle)
+        gtk_header_bar_set_title(albumBar.cast(), title)
+        gtk_header_bar_set_subtitle(albumBar.cast(), subtitle)
+    }
+
+    func showAlbumBar() {
+        gtk_stack_set_visible_child(root.cast(), albumBar)
+    }
+
+    func showMapBar() {
+        gtk_stack_set_visible_child(root.cast(), mapBar)
+    }
+}
