@@ -72,9 +72,6 @@ final class AlbumPage {
         gtk_container_add(root.container, progressRevealer)
 
         content = gtk_stack_new()
-        // Sized by the page shown only: a homogeneous stack measured the hidden pages' wrapped labels again in
-        // every layout of the grid, the album's opening frame among them.
-        gtk_stack_set_homogeneous(content.cast(), 0)
         gtk_widget_set_vexpand(content, 1)
         gtk_stack_set_transition_type(content.cast(), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
 

@@ -49,9 +49,6 @@ final class MainWindow {
         gtk_window_set_titlebar(window.cast(), header.root)
 
         stack = gtk_stack_new()
-        // Sized by the page shown only, as the album's own stack is: an album's opening measures the album page,
-        // not the map's as well.
-        gtk_stack_set_homogeneous(stack.cast(), 0)
         // The album is there at once, as the map is on the way back: a slide kept the page from being whole
         // for 200 ms, and drawing both pages through it delayed the photos' first paint by ~15 ms.
         gtk_stack_set_transition_type(stack.cast(), GTK_STACK_TRANSITION_TYPE_NONE)
