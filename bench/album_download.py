@@ -40,7 +40,7 @@ from benchlib import (App, FlickrServer, Stall, TimedClicks, TileServer, UserInp
 from harness.photo_cdn import PhotoCDN
 
 DELAY = 0.05
-ARRIVALS = 3  # openings by a pointer that arrives and clicks at once, per round (each after a restart)
+ARRIVALS = 3  # openings per round of each kind (pointer rested; arriving and clicking at once), each after a restart
 
 
 def http2_one_connection(cdn: PhotoCDN, count: int) -> list[str]:
@@ -133,11 +133,15 @@ def one_round(display: str, tiles: TileServer, user: UserInput) -> tuple[float, 
         requests_before = len(flickr.requests())
         clicks = TimedClicks(display)
         try:
-            # As a hand does: the pointer comes to rest on the pin (50 ms), then clicks.
-            restarted = time.monotonic()
-            opened, reopened, _ = restart_and_click(app, user, clicks, x, y)
-            kept = thumbnails_read(app, restarted, reopened)  # read as the pointer came, or after the click
-            app.stop()
+            # As a hand does: the pointer comes to rest on the pin (50 ms), then clicks. As many openings as
+            # arrivals: one swings by a few milliseconds, and a median of three rounds caught it.
+            reopens, kept = [], []
+            for _ in range(ARRIVALS):
+                restarted = time.monotonic()
+                opened, reopened, _ = restart_and_click(app, user, clicks, x, y)
+                kept.append(thumbnails_read(app, restarted, reopened))  # read as the pointer came, or after the click
+                reopens.append((reopened - opened) * 1000)
+                app.stop()
             # The pointer, on the map already, arrives on the pin and clicks in the same instant: nothing of the
             # click is foreseen.
             arrivals = restart_and_arrive(app, user, clicks, x, y)
@@ -145,8 +149,8 @@ def one_round(display: str, tiles: TileServer, user: UserInput) -> tuple[float, 
         finally:
             clicks.close()
         reopen_requests = len(flickr.requests()) - requests_before
-        return (fill_ms, floor_ms, stall, count, (reopened - opened) * 1000, reopen_requests, decode_floor(app),
-                decoded_twice, kept, arrivals, page)
+        return (fill_ms, floor_ms, stall, count, reopens, reopen_requests, decode_floor(app),
+                decoded_twice, min(kept), arrivals, page)
     finally:
         app.stop()
         flickr.stop()
@@ -340,6 +344,7 @@ def record_http1(rounds: list[tuple[float, ...]]) -> None:
     fill, floor, stall, count, reopen, requests, decoding, twice, kept, arrivals, pages = (
         list(column) for column in zip(*rounds))
     arrived = [figure for each in arrivals for figure in each]
+    rested = [figure for each in reopen for figure in each]
     page, page_turn = [p[0] for p in pages], [p[1] for p in pages]
     record("album.drop_to_last_photo_painted", statistics.median(fill), "ms", floor=statistics.median(floor),
            floor_name="curl: the same search + the same images, 6 in parallel", goal_ratio=1.10,
@@ -350,11 +355,11 @@ def record_http1(rounds: list[tuple[float, ...]]) -> None:
            note=f"stalls under 5 ms are not reported; worst of {len(rounds)}; {stall_note(worst)}; the album is "
                 f"opened while it downloads: a bare GTK page of {count[0]} tiles (bench/floors/album_page.c) takes "
                 f"{statistics.median(page_turn):.1f} ms in its longest turn of the main loop, with nothing downloading")
-    record("album.reopen_from_disk_all_painted", statistics.median(reopen), "ms", floor=statistics.median(decoding),
+    record("album.reopen_from_disk_all_painted", statistics.median(rested), "ms", floor=statistics.median(decoding),
            floor_name=DECODE_FLOOR_NAME, goal_ratio=1.2,
            note=f"the pointer rests on the pin 50 ms, then clicks; requests on reopening: {max(requests)}; pictures "
                 f"read from the thumbnail cache instead of decoding the photo: {min(kept)} of {count[0]}; "
-                f"until painted on screen; median of {len(rounds)}")
+                f"until painted on screen; median of {len(rested)}, {ARRIVALS} in each of {len(rounds)} rounds")
     record("album.reopen_from_disk_all_painted.pointer_arrives_and_clicks", statistics.median(arrived), "ms",
            floor=statistics.median(decoding), floor_name=DECODE_FLOOR_NAME, goal_ratio=1.2,
            note=f"the pointer arrives on the pin and clicks in the same instant; median of {len(arrived)}, "
