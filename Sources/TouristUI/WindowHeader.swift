@@ -18,20 +18,12 @@ final class WindowHeader {
 
     /// - parameter makeMenuButton: the main menu's button, made once for each bar.
     init(appName: String, makeMenuButton: () -> UnsafeMutablePointer<GtkWidget>) {
-        mapBar = Self.makeBar(title: appName)
-        let placesButton = Widgets.iconButton(icon: "view-list-symbolic", accessibleName: "My Places",
-                                              tooltip: "My Places (F9)")
-        gtk_actionable_set_action_name(OpaquePointer(placesButton), "win.places")
-        gtk_header_bar_pack_start(mapBar.cast(), placesButton)
-        gtk_header_bar_pack_end(mapBar.cast(), makeMenuButton())
-
-        albumBar = Self.makeBar(title: appName)
-        let backButton = Widgets.iconButton(icon: "go-previous-symbolic", accessibleName: "Back",
-                                            tooltip: "Back to the Map (Alt+←)")
-        gtk_actionable_set_action_name(OpaquePointer(backButton), "win.back")
-        gtk_header_bar_pack_start(albumBar.cast(), backButton)
-        gtk_header_bar_pack_end(albumBar.cast(), makeMenuButton())
-
+        mapBar = Self.makeBar(title: appName, menuButton: makeMenuButton(),
+                              first: (icon: "view-list-symbolic", name: "My Places", tooltip: "My Places (F9)",
+                                      action: "win.places"))
+        albumBar = Self.makeBar(title: appName, menuButton: makeMenuButton(),
+                                first: (icon: "go-previous-symbolic", name: "Back", tooltip: "Back to the Map (Alt+←)",
+                                        action: "win.back"))
         root = gtk_stack_new()
         gtk_stack_set_transition_type(root.cast(), GTK_STACK_TRANSITION_TYPE_NONE)
         gtk_stack_add_named(root.cast(), mapBar, "map")
@@ -40,10 +32,17 @@ final class WindowHeader {
         gtk_stack_set_visible_child(root.cast(), mapBar)
     }
 
-    private static func makeBar(title: String) -> UnsafeMutablePointer<GtkWidget> {
+    /// A header bar with the window's buttons, `first` at its start (a button for an action) and the menu at its end.
+    private static func makeBar(title: String, menuButton: UnsafeMutablePointer<GtkWidget>,
+                                first: (icon: String, name: String, tooltip: String, action: String))
+        -> UnsafeMutablePointer<GtkWidget> {
         let bar = gtk_header_bar_new()!
         gtk_header_bar_set_show_close_button(bar.cast(), 1)
         gtk_header_bar_set_title(bar.cast(), title)
+        let button = Widgets.iconButton(icon: first.icon, accessibleName: first.name, tooltip: first.tooltip)
+        gtk_actionable_set_action_name(OpaquePointer(button), first.action)
+        gtk_header_bar_pack_start(bar.cast(), button)
+        gtk_header_bar_pack_end(bar.cast(), menuButton)
         return bar
     }
 
