@@ -78,10 +78,10 @@ int vt_kept_picture_read_into(const char *path, int width, int height, const str
     struct vt_kept_header header;
     off_t size;
     int fd = open_kept(path, width, height, stamp, &header, &size);
-    if (fd < 0) return 0;
-    int whole = header.format == (uint32_t)format && read_rows(fd, &header, size, data, (size_t)stride);
+    if (fd < 0) return -1;
+    int read = header.format != (uint32_t)format ? 0 : read_rows(fd, &header, size, data, (size_t)stride) ? 1 : -1;
     close(fd);
-    return whole;
+    return read;
 }
 
 int vt_kept_picture_header(cairo_surface_t *surface, unsigned char header[VT_KEPT_HEADER_SIZE]) {

@@ -46,13 +46,16 @@ final class ThumbnailCache: Sendable {
         -> PaintablePicture? {
         guard var stamp = Self.modified(photo) else { return nil }
         let path = file(for: relativePath, side: side).path
+        var noGoodPicture = false
         if let picture = lent?.fill(side: side, scale: scale, { image in
-            vt_kept_picture_read_into(path, side, side, &stamp, CAIRO_FORMAT_RGB24, image.data, image.stride) != 0
+            let read = vt_kept_picture_read_into(path, side, side, &stamp, CAIRO_FORMAT_RGB24, image.data, image.stride)
+            noGoodPicture = read < 0
+            return read > 0
         }) {
             return picture
         }
-        // None lent, or no picture to read into one, or one with transparency: read as it is.
-        guard let surface = vt_kept_picture_read(path, side, side, &stamp) else { return nil }
+        // None lent, or one with transparency: read as it is. One found missing or damaged is not looked for twice.
+        guard !noGoodPicture, let surface = vt_kept_picture_read(path, side, side, &stamp) else { return nil }
         return PaintablePicture(adopting: surface, scale: scale)
     }
 

@@ -50,8 +50,9 @@ void vt_osm_gps_map_set_auto_download(OsmGpsMap *map, gboolean enabled);
 // width×height cairo image, read into a new image surface; NULL otherwise. Safe on any thread.
 cairo_surface_t *vt_kept_picture_read(const char *path, int width, int height, const struct timespec *stamp);
 // The same picture's rows read into `data` (`stride` bytes a row, `width`×`height` pixels of `format`), memory the
-// caller has ready (an image shared with the display), touching no cairo object: 1 if they were read whole; 0 if there
-// is no good picture of that format (`data` may then be half written). Safe on any thread.
+// caller has ready (an image shared with the display), touching no cairo object: 1 if they were read whole; 0 if the
+// picture is of another format (`vt_kept_picture_read` reads it); -1 if there is no good picture (`data` may then be
+// half written). Safe on any thread.
 int vt_kept_picture_read_into(const char *path, int width, int height, const struct timespec *stamp,
                               cairo_format_t format, unsigned char *data, int stride);
 // The header `vt_kept_picture_read` expects before the rows of `surface` (an RGB24 or ARGB32 image, flushed here);
