@@ -22,11 +22,16 @@ final class LentImagesTests: XCTestCase {
         XCTAssertNil(images.lend(count: 3, side: 48, scale: 1), "none of another size")
         let lent = try XCTUnwrap(images.lend(count: 3, side: 24, scale: 1))
 
-        var read: [PaintablePicture?] = await Task.detached {
-            ["photos/1/a.jpg", "photos/1/gone.jpg", "photos/1/b.jpg", "photos/1/c.jpg"].map {
+        // Handed over in a box, not as the task's value: the task's storage, which keeps its value, may outlive the
+        // await on another thread for a moment, and would hold the pictures (and their images) beyond `read = []`.
+        let box = Pictures()
+        await Task.detached {
+            box.read = ["photos/1/a.jpg", "photos/1/gone.jpg", "photos/1/b.jpg", "photos/1/c.jpg"].map {
                 cache.load(relativePath: $0, side: 24, scale: 1, photo: photo, into: lent)
             }
         }.value
+        var read = box.read
+        box.read = []
         lent.release()
 
         let surfaces: [OpaquePointer]
@@ -100,6 +105,11 @@ final class LentImagesTests: XCTestCase {
         XCTAssertEqual(pixel(picture.picture.surface, x: 20, y: 3), pixel(expected, x: 20, y: 3))
         XCTAssertNotNil(cache.load(relativePath: "photos/1/d.jpg", side: 24, scale: 1, photo: photo), "and its picture kept")
         images.removeAll()
+    }
+
+    private final class Pictures: @unchecked Sendable {
+        // @unchecked: written by the reading task, read after it is awaited.
+        var read: [PaintablePicture?] = []
     }
 
     /// `count` 24-pixel images like a new window's, made ahead (the window goes when the test ends).
