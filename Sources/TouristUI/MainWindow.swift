@@ -130,6 +130,7 @@ final class MainWindow {
         Timeout.after(milliseconds: 500) { [weak self] in
             guard let self, self.lifetime.isAlive else { return }
             self.albumPage?.prepareAhead()
+            self.header.prepareAlbumBar()
         }
     }
 
