@@ -61,19 +61,25 @@ def decode_floor(app: App) -> float:
     """Milliseconds for gdk-pixbuf alone to decode the album's files at the grid's size: the median of 7 runs (each a
     new process, as the app's figure is). Runs are short: 2 or 3 in 15 take twice as long as the rest (7.1-7.9 ms,
     then 13 and 17.6), and a median of 3 caught them."""
+    return decode_floor_and_cpu(app)[0]
+
+
+def decode_floor_and_cpu(app: App) -> tuple[float, float]:
+    """`decode_floor`, and the CPU time its decodes took on all their threads (the median of the same runs)."""
     files = sorted(str(path) for path in (app.database.parent / "photos").rglob("*") if path.is_file())
-    runs = [float(subprocess.run([str(DECODE_FLOOR), str(THUMBNAIL_SIDE), str(DECODE_THREADS), *files],
-                                 check=True, capture_output=True, text=True).stdout) for _ in range(7)]
-    return statistics.median(runs)
+    runs = [[float(figure) for figure in subprocess.run(
+                [str(DECODE_FLOOR), str(THUMBNAIL_SIDE), str(DECODE_THREADS), *files],
+                check=True, capture_output=True, text=True).stdout.split()] for _ in range(7)]
+    return statistics.median(run[0] for run in runs), statistics.median(run[1] for run in runs)
 
 
-def page_floor(display: str, user: UserInput, clicks: TimedClicks, count: int) -> tuple[float, float]:
+def page_floor(display: str, user: UserInput, clicks: TimedClicks, count: int) -> tuple[float, float, float]:
     """Milliseconds from the click to the end of the frame that drew a bare GTK page of `count` tiles (pictures
-    already in memory), and the longest of its two turns of the main loop (the click's, which builds the page, and
-    the frame's): what the toolkit costs any page of photos. Each run is a new process, as the app's figure is; the
-    pointer arrives and clicks as in the app's figure. Medians of 3."""
+    already in memory), the longest of its two turns of the main loop (the click's, which builds the page, and the
+    frame's), and the frame's turn: what the toolkit costs any page of photos. Each run is a new process, as the app's
+    figure is; the pointer arrives and clicks as in the app's figure. Medians of 3."""
     x, y = MAP_POINT
-    runs, turns = [], []
+    runs, turns, frames = [], [], []
     for _ in range(3):
         environment = {"DISPLAY": display, "PATH": "/usr/bin:/bin", "HOME": str(temporary_home()), **session_bus()}
         process = subprocess.Popen([str(PAGE_FLOOR), str(THUMBNAIL_SIDE), str(count)], env=environment,
@@ -88,6 +94,7 @@ def page_floor(display: str, user: UserInput, clicks: TimedClicks, count: int) -
             _, match = log.wait_for(r"^painted ([0-9.]+) ([0-9.]+) ([0-9.]+)$", timeout=30, after=clicked)
             runs.append((float(match.group(3)) - clicked) * 1000)  # its own stamp, as the app's figure takes the app's
             turns.append(max(float(match.group(1)), float(match.group(2))))
+            frames.append(float(match.group(2)))
         finally:
             stop_process(process)
-    return statistics.median(runs), statistics.median(turns)
+    return statistics.median(runs), statistics.median(turns), statistics.median(frames)
