@@ -319,9 +319,8 @@ def main() -> None:
         rested, arrivals, decoding, decoded, count = (list(column) for column in zip(*gone))
         floor, decode_cpu = [d[0] for d in decoding], [d[1] for d in decoding]
         arrived = [figure for each in arrivals for figure in each]
-        # A click that comes with the pointer gives decoding no head start: its CPU time and the frame that draws the
-        # page (a page can be built ahead, not drawn) share the machine's cores, and an opening takes at least their
-        # sum over the cores.
+        # A click that comes with the pointer gives decoding no head start: an opening takes at least its CPU time and
+        # the frame that draws the page (which, unlike building it, cannot be done ahead) over the machine's cores.
         bound = ((statistics.median(decode_cpu) + statistics.median(p[2] for p in pages)) / os.cpu_count()
                  if pages else None)
         for name, figures, how in (("", rested, "the pointer rests on the pin 50 ms, then clicks"),
