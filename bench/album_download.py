@@ -321,26 +321,25 @@ def main() -> None:
         arrived = [figure for each in arrivals for figure in each]
         # A click that comes with the pointer gives decoding no head start: an opening takes at least its CPU time and
         # the frame that draws the page (which, unlike building it, cannot be done ahead) over the machine's cores.
-        bound = ((statistics.median(decode_cpu) + statistics.median(p[2] for p in pages)) / os.cpu_count()
-                 if pages else None)
-        for name, figures, how in (("", rested, "the pointer rests on the pin 50 ms, then clicks"),
-                                   (".pointer_arrives_and_clicks", arrived,
-                                    "the pointer arrives on the pin and clicks in the same instant")):
-            least = (f"; the decodes' CPU time ({statistics.median(decode_cpu):.1f} ms) and the bare page's frame "
-                     f"({statistics.median(p[2] for p in pages):.1f} ms) alone take {bound:.1f} ms of "
-                     f"{os.cpu_count()} cores ({bound / statistics.median(floor):.2f}× the floor)"
-                     if name and bound is not None else "")
+        least = ""
+        if pages:
+            cpu, frame = statistics.median(decode_cpu), statistics.median(p[2] for p in pages)
+            bound = (cpu + frame) / os.cpu_count()
+            least = (f"; the decodes' CPU time ({cpu:.1f} ms) and the bare page's frame ({frame:.1f} ms) alone take "
+                     f"{bound:.1f} ms of {os.cpu_count()} cores ({bound / statistics.median(floor):.2f}× the floor)")
+        for name, figures, how, bounded in (("", rested, "the pointer rests on the pin 50 ms, then clicks", ""),
+                                            (".pointer_arrives_and_clicks", arrived,
+                                             "the pointer arrives on the pin and clicks in the same instant", least)):
             record(f"album.open_with_its_kept_pictures_gone_all_painted{name}", statistics.median(figures), "ms",
                    floor=statistics.median(floor), floor_name=DECODE_FLOOR_NAME, goal_ratio=1.2,
                    note=f"its grid pictures deleted, as the cache's trim does past its budget; {how}; photos decoded "
-                        f"from their file on opening: {min(decoded)} of {count[0]}; median of {len(figures)}{least}")
+                        f"from their file on opening: {min(decoded)} of {count[0]}; median of {len(figures)}{bounded}")
         if pages:
             # No goal of its own: at the click its photos are decoded, then its page is built and drawn.
+            page = statistics.median(p[0] for p in pages)
             record("album.open_with_its_kept_pictures_gone_all_painted.pointer_arrives_and_clicks.beside_decode_and_page",
-                   statistics.median(arrived), "ms",
-                   floor=statistics.median(floor) + statistics.median(p[0] for p in pages),
-                   floor_name=f"the decode floor + the bare GTK 3 page (bench/floors/album_page.c): "
-                              f"{statistics.median(p[0] for p in pages):.1f} ms",
+                   statistics.median(arrived), "ms", floor=statistics.median(floor) + page,
+                   floor_name=f"the decode floor + the bare GTK 3 page (bench/floors/album_page.c): {page:.1f} ms",
                    note="no goal: the decode floor alone has no window in it")
     if http2:
         record_http2(http2)
