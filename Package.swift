@@ -39,14 +39,18 @@ let package = Package(
                        providers: [.apt(["libosmgpsmap-1.0-dev"])]),
         .systemLibrary(name: "CGeonames", pkgConfig: "geonames",
                        providers: [.apt(["libgeonames-dev"])]),
-        // The few C functions Swift cannot call directly (macros, variadics, the main-queue bridge), and the album
-        // grid's kept pictures read straight into cairo images.
-        .target(name: "CShims", dependencies: ["CGtk", "COsmGpsMap"],
+        // The few GLib/GTK functions Swift cannot call directly (macros, variadics, the main-queue bridge), and the
+        // album grid's kept pictures read straight into cairo images.
+        .target(name: "CShims", dependencies: ["CGtk"],
                 linkerSettings: [.linkedLibrary("dispatch")]),
+        // osm-gps-map's variadic properties and the drawing layer, a GObject type Swift cannot define.
+        .target(name: "COsmGpsMapShims", dependencies: ["CGtk", "COsmGpsMap"]),
+        // The Flickr key meson bakes into Virtual Tourist (a C macro), built by Virtual Tourist only.
+        .target(name: "CFlickrBuildKey"),
         // Thin Swift layer over GObject: references, signals as closures, the main-loop bridge.
         .target(name: "GLibSwift", dependencies: ["CGtk", "CShims", .product(name: "Logging", package: "swift-log")]),
         // The osm-gps-map widget as both apps use it: tile source, pin layer, pin images, gestures. No store.
-        .target(name: "MapView", dependencies: ["CGtk", "COsmGpsMap", "CShims", "GLibSwift", "PinClusters", "MapTiles",
+        .target(name: "MapView", dependencies: ["CGtk", "COsmGpsMap", "COsmGpsMapShims", "GLibSwift", "PinClusters", "MapTiles",
                                                .product(name: "Logging", package: "swift-log")]),
         // The apps' one HTTP stack (AsyncHTTPClient): a client per proxy, the environment's proxies and trust roots,
         // whole-body GETs with a deadline, failures a person can act on. No GTK, no app types.
@@ -80,7 +84,7 @@ let package = Package(
                                                  "TouristAlbums", "TouristPlaces", "Places", "FlickrClient", "WebAccess",
                                                  .product(name: "Logging", package: "swift-log")]),
         .executableTarget(name: "virtual-tourist", dependencies: ["TouristUI", "TouristStore", "GLibSwift",
-                                                                "TouristAlbums", "FlickrClient", "CShims",
+                                                                "TouristAlbums", "FlickrClient", "CFlickrBuildKey",
                                                                 .product(name: "Logging", package: "swift-log")]),
 
         .testTarget(name: "TouristStoreTests", dependencies: ["TouristStore"]),
@@ -91,7 +95,8 @@ let package = Package(
         .testTarget(name: "TouristAlbumsTests", dependencies: ["TouristAlbums", "FlickrClient", "TouristStore",
                                                                "FlickrTestSupport"]),
         .testTarget(name: "GLibSwiftTests", dependencies: ["GLibSwift", "CGtk"]),
-        .testTarget(name: "TouristUITests", dependencies: ["TouristUI", "MapView", "TouristStore", "FlickrClient", "GLibSwift", "CGtk"]),
+        .testTarget(name: "TouristUITests", dependencies: ["TouristUI", "MapView", "TouristStore", "FlickrClient", "GLibSwift", "CGtk",
+                                                     "COsmGpsMapShims"]),
 
         // MARK: On the Map server (issue 9) — shares nothing with the desktop apps but OnTheMapAPI.
         // Wire types of the Udacity-compatible API: request and response bodies, dates, the prefix.

@@ -1,13 +1,13 @@
 import CGtk
 import COsmGpsMap
-import CShims
+import COsmGpsMapShims
 
 /// Adds to `map` an osm-gps-map layer that calls `draw` with each frame's cairo context (also while the map is
 /// dragged), above the layers added before it. The map keeps the layer; `draw` should hold its owner weakly.
 @MainActor
 func addDrawingLayer(to map: UnsafeMutablePointer<OsmGpsMap>, _ draw: @escaping @MainActor (OpaquePointer) -> Void) {
     let box = Unmanaged.passRetained(DrawingBox(draw)).toOpaque()
-    let layer = vt_pin_layer_new({ _, cr, data in
+    let layer = vt_drawing_layer_new({ _, cr, data in
         guard let cr, let data else { return }
         let box = Unmanaged<DrawingBox>.fromOpaque(data).takeUnretainedValue()
         nonisolated(unsafe) let context = cr // drawn on the GTK thread

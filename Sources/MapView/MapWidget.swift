@@ -1,6 +1,6 @@
 import CGtk
 import COsmGpsMap
-import CShims
+import COsmGpsMapShims
 import Foundation
 import GLibSwift
 import Logging

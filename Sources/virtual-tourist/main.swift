@@ -1,4 +1,4 @@
-import CShims
+import CFlickrBuildKey
 import Foundation
 import GLibSwift
 import Logging

@@ -1,35 +1,5 @@
-#include "CShims.h"
-
-#include <glib-unix.h>
-#include <sys/eventfd.h>
-
-// Private libdispatch entry points (exported by libdispatch.so; used by CoreFoundation's run loop).
-extern int _dispatch_get_main_queue_handle_4CF(void);
-extern void _dispatch_main_queue_callback_4CF(void *msg);
-
-#ifndef VT_BUILD_FLICKR_API_KEY
-#define VT_BUILD_FLICKR_API_KEY ""
-#endif
-
-static gboolean vt_main_queue_ready(gint fd, GIOCondition condition, gpointer user_data) {
-    (void)condition;
-    (void)user_data;
-    eventfd_t value;
-    // Reading resets the eventfd; without it the source stays ready and the loop spins.
-    (void)eventfd_read(fd, &value);
-    _dispatch_main_queue_callback_4CF(NULL);
-    return G_SOURCE_CONTINUE;
-}
-
-guint vt_main_queue_attach(GMainContext *context) {
-    int fd = _dispatch_get_main_queue_handle_4CF();
-    GSource *source = g_unix_fd_source_new(fd, G_IO_IN);
-    g_source_set_callback(source, (GSourceFunc)(void (*)(void))vt_main_queue_ready, NULL, NULL);
-    g_source_set_name(source, "dispatch-main-queue");
-    guint id = g_source_attach(source, context);
-    g_source_unref(source);
-    return id;
-}
+// The map's GObject properties: g_object_new/get/set are variadic, which Swift cannot call.
+#include "COsmGpsMapShims.h"
 
 /* osm-gps-map 1.2 queues its redraw in an idle whose id it forgets when a size change redraws at
  * once; the widget's dispose then cannot remove that idle, which later redraws the disposed map
@@ -79,26 +49,6 @@ int vt_osm_gps_map_tiles_queued(OsmGpsMap *map) {
     return queued;
 }
 
-const char *vt_build_flickr_api_key(void) {
-    return VT_BUILD_FLICKR_API_KEY;
-}
-
-GtkWidget *vt_builder_get_widget(GtkBuilder *builder, const char *name) {
-    GObject *object = gtk_builder_get_object(builder, name);
-    return object ? GTK_WIDGET(object) : NULL;
-}
-
-GtkWidget *vt_message_dialog_new(GtkWindow *parent, GtkMessageType type, const char *primary,
-                                 const char *secondary) {
-    GtkWidget *dialog = gtk_message_dialog_new(parent, parent ? GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT : 0,
-                                               type, GTK_BUTTONS_NONE, "%s", primary);
-    if (secondary && secondary[0]) {
-        gtk_message_dialog_format_secondary_text(GTK_MESSAGE_DIALOG(dialog), "%s", secondary);
-    }
-    return dialog;
-}
-
 void vt_osm_gps_map_set_auto_download(OsmGpsMap *map, gboolean enabled) {
     g_object_set(map, "auto-download", enabled, NULL);
 }
-
