@@ -59,6 +59,8 @@ let package = Package(
                                                   .product(name: "NIOHTTP1", package: "swift-nio"),
                                                   .product(name: "NIOPosix", package: "swift-nio"),
                                                   .product(name: "NIOSSL", package: "swift-nio-ssl")]),
+        // Files kept on disk: written whole (a temporary renamed into place), caches trimmed to their newest files.
+        .target(name: "KeptFiles"),
         // Map tiles without GTK: tile maths, the disk cache and its staleness, fetching, the built-in world basemap.
         .target(name: "MapTiles", dependencies: ["WebAccess", .product(name: "GRDB", package: "GRDB.swift")]),
         // Pin clusters per zoom level (the supercluster approach: a k-d tree per level). Pure Swift: no GTK, no store.
@@ -152,6 +154,7 @@ let package = Package(
         .testTarget(name: "PlacesTests", dependencies: ["Places", "TouristPlaces", "TouristStore", "WebAccess"],
                     resources: [.copy("Server")]),
         .testTarget(name: "PinClustersTests", dependencies: ["PinClusters"]),
+        .testTarget(name: "KeptFilesTests", dependencies: ["KeptFiles"]),
         // The HTTP stack against the Flickr test server's images and faults.
         .testTarget(name: "WebAccessTests", dependencies: ["WebAccess", "FlickrTestSupport"]),
         .testTarget(name: "MapTilesTests", dependencies: ["MapTiles", "FlickrTestSupport", "WebAccess",
