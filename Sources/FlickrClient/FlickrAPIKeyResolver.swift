@@ -1,5 +1,5 @@
 import Foundation
-import WebAccess
+import KeptFiles
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -89,19 +89,12 @@ public struct FlickrAPIKeyResolver: Sendable {
             return
         }
         try prepareFolder()
-        let temporary = configFolder.appendingPathComponent(".\(Self.fileName).\(UUID().uuidString).tmp")
         var bytes = Array((apiKey.value + "\n").utf8)
-        var failure: Int32 = 0
+        defer { bytes.removeAll() }
         do {
-            try NewFile.create(bytes, to: temporary.path, permissions: 0o600, durable: true)
+            try WholeFile.write(bytes, to: keyFile.path, permissions: 0o600, durable: true)
         } catch {
-            failure = error.code.rawValue
-        }
-        bytes.removeAll()
-        if failure == 0 && rename(temporary.path, keyFile.path) != 0 { failure = errno }
-        if failure != 0 {
-            unlink(temporary.path)
-            throw fileError(keyFile, failure)
+            throw fileError(keyFile, error.code.rawValue)
         }
     }
 

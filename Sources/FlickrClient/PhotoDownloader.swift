@@ -6,6 +6,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import KeptFiles
 import Logging
 import WebAccess
 
@@ -242,25 +243,18 @@ public final class PhotoDownloader: PhotoDownloading {
         }
     }
 
-    /// Writes `data` to a `.part` file in the staging folder and renames it to its format's extension.
+    /// Writes `data` whole to a new file in the staging folder, named for its format's extension.
     private func stage(_ data: Data, format: ImageValidation.Format) throws(FlickrError) -> StagedPhoto {
         do {
             try FileManager.default.createDirectory(at: stagingFolder, withIntermediateDirectories: true)
         } catch {
             throw .fileSystem(path: stagingFolder.path, reason: "the folder could not be created")
         }
-        let name = UUID().uuidString
-        let part = stagingFolder.appendingPathComponent("\(name).part")
-        let file = stagingFolder.appendingPathComponent("\(name).\(format.fileExtension)")
+        let file = stagingFolder.appendingPathComponent("\(UUID().uuidString).\(format.fileExtension)")
         do {
-            try NewFile.create(data, to: part.path)
+            try WholeFile.write(data, to: file.path)
         } catch {
-            throw .fileSystem(path: part.path, reason: String(cString: strerror(error.code.rawValue)))
-        }
-        if rename(part.path, file.path) != 0 {
-            let reason = String(cString: strerror(errno))
-            unlink(part.path)
-            throw .fileSystem(path: file.path, reason: reason)
+            throw .fileSystem(path: file.path, reason: String(cString: strerror(error.code.rawValue)))
         }
         return StagedPhoto(file: file, format: format)
     }

@@ -1,44 +1,24 @@
 import Foundation
 import OnTheMapAPI
 
-/// One student's pin: who, where and their link, as the map and the list show it.
+/// One student's pin as the map and the list show it: the wire type's fields (`student.firstName`, …), read
+/// through to the `StudentLocation` it was built from, and what the UI makes of them.
+@dynamicMemberLookup
 public struct StudentInformation: Sendable, Hashable, Identifiable {
-    public var id: String { objectId }
-    public let objectId: String
-    public let uniqueKey: String
-    public let firstName: String
-    public let lastName: String
-    public let mapString: String
-    public let mediaURL: String
-    public let latitude: Double
-    public let longitude: Double
-    public let createdAt: Date
-    public let updatedAt: Date
-
-    public init(objectId: String, uniqueKey: String, firstName: String, lastName: String, mapString: String,
-                mediaURL: String, latitude: Double, longitude: Double, createdAt: Date, updatedAt: Date) {
-        self.objectId = objectId
-        self.uniqueKey = uniqueKey
-        self.firstName = firstName
-        self.lastName = lastName
-        self.mapString = mapString
-        self.mediaURL = mediaURL
-        self.latitude = latitude
-        self.longitude = longitude
-        self.createdAt = createdAt
-        self.updatedAt = updatedAt
-    }
+    public let location: StudentLocation
+    public var id: String { location.objectId }
 
     public init(_ location: StudentLocation) {
-        self.init(objectId: location.objectId, uniqueKey: location.uniqueKey, firstName: location.firstName,
-                  lastName: location.lastName, mapString: location.mapString, mediaURL: location.mediaURL,
-                  latitude: location.latitude, longitude: location.longitude, createdAt: location.createdAt,
-                  updatedAt: location.updatedAt)
+        self.location = location
+    }
+
+    public subscript<Value>(dynamicMember field: KeyPath<StudentLocation, Value>) -> Value {
+        location[keyPath: field]
     }
 
     /// "First Last" without stray spaces; "Someone" when the student gave no name at all.
     public var fullName: String {
-        let name = [firstName, lastName]
+        let name = [location.firstName, location.lastName]
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
             .filter { !$0.isEmpty }
             .joined(separator: " ")
@@ -47,14 +27,14 @@ public struct StudentInformation: Sendable, Hashable, Identifiable {
 
     /// The first letters of the first and last names, upper-cased ("AL"); "?" without names.
     public var initials: String {
-        let letters = [firstName, lastName].compactMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).first }
+        let letters = [location.firstName, location.lastName].compactMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).first }
         return letters.isEmpty ? "?" : String(letters).uppercased()
     }
 
     /// The link if a browser may open it: http(s) with a host and no spaces. "example.com" (no scheme),
     /// `javascript:`, `file:` and the like are nil, so the UI shows them as text that can't be opened.
     public var link: URL? {
-        Self.openableLink(mediaURL)
+        Self.openableLink(location.mediaURL)
     }
 
     /// Same rule as the server's validation, so a link the server accepts is one the UI can open.
@@ -65,12 +45,6 @@ public struct StudentInformation: Sendable, Hashable, Identifiable {
               let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = components.host, !host.isEmpty else { return nil }
         return URL(string: trimmed)
-    }
-
-    /// What a new posting from this student would send to keep everything but the place and link.
-    public var posting: StudentLocationPosting {
-        StudentLocationPosting(uniqueKey: uniqueKey, firstName: firstName, lastName: lastName, mapString: mapString,
-                               mediaURL: mediaURL, latitude: latitude, longitude: longitude)
     }
 }
 
@@ -101,10 +75,10 @@ struct TolerantStudentLocation: Decodable {
             return
         }
         let updatedAt = date(.updatedAt) ?? date(.createdAt) ?? .distantPast
-        information = StudentInformation(
+        information = StudentInformation(StudentLocation(
             objectId: objectId, uniqueKey: text(.uniqueKey), firstName: text(.firstName), lastName: text(.lastName),
             mapString: text(.mapString), mediaURL: text(.mediaURL), latitude: latitude, longitude: longitude,
-            createdAt: date(.createdAt) ?? updatedAt, updatedAt: updatedAt)
+            createdAt: date(.createdAt) ?? updatedAt, updatedAt: updatedAt))
     }
 }
 

@@ -66,8 +66,9 @@ final class ModelTests: XCTestCase {
 
     private func student(first: String = "Ada", last: String = "Lovelace", link: String = "https://example.org")
         -> StudentInformation {
-        StudentInformation(objectId: "id", uniqueKey: "key", firstName: first, lastName: last, mapString: "London",
-                           mediaURL: link, latitude: 51.5, longitude: -0.1, createdAt: Date(), updatedAt: Date())
+        StudentInformation(StudentLocation(objectId: "id", uniqueKey: "key", firstName: first, lastName: last,
+                                           mapString: "London", mediaURL: link, latitude: 51.5, longitude: -0.1,
+                                           createdAt: Date(), updatedAt: Date()))
     }
 
     func testOnlyWebLinksWithAHostCanBeOpened() {
