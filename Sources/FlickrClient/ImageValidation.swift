@@ -13,10 +13,15 @@ public protocol DecodedPhoto: AnyObject, Sendable {}
 public struct ValidatedImage: Sendable {
     public var format: ImageValidation.Format
     public var decoded: (any DecodedPhoto)?
+    /// Keeps the validator's decode for the file once the file has its lasting path (the path its owner names it
+    /// by), so that it is not decoded again; nil if there is nothing to keep.
+    public var keep: (@Sendable (_ path: String) -> Void)?
 
-    public init(format: ImageValidation.Format, decoded: (any DecodedPhoto)? = nil) {
+    public init(format: ImageValidation.Format, decoded: (any DecodedPhoto)? = nil,
+                keep: (@Sendable (_ path: String) -> Void)? = nil) {
         self.format = format
         self.decoded = decoded
+        self.keep = keep
     }
 }
 

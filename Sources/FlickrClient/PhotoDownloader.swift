@@ -27,6 +27,8 @@ public struct StagedPhoto: Sendable, Hashable {
     public var format: ImageValidation.Format
     /// The image as the validator decoded it, if it did (not part of the photo's identity).
     public var decoded: (any DecodedPhoto)?
+    /// Keeps the validator's decode once the file has its lasting path (`ValidatedImage.keep`).
+    public var keep: (@Sendable (_ path: String) -> Void)?
 
     public static func == (lhs: StagedPhoto, rhs: StagedPhoto) -> Bool {
         lhs.file == rhs.file && lhs.format == rhs.format
@@ -237,6 +239,7 @@ public final class PhotoDownloader: PhotoDownloading {
         do {
             var staged = try stage(data, format: validated.format)
             staged.decoded = validated.decoded
+            staged.keep = validated.keep
             return .success(staged)
         } catch {
             return .failure(error)

@@ -21,23 +21,6 @@ public enum ImageSurfaces {
         return surface
     }
 
-    /// Paints opaque `pixbuf` over memory laid out as a `width`×`height` RGB24 cairo image (`stride` bytes a row)
-    /// that the caller owns, such as an image shared with the display, through a cairo image of its own wrapped
-    /// around it: the memory's own cairo object is not touched. False if the pixbuf has alpha, is of another size,
-    /// or cairo fails.
-    public static func paint(_ pixbuf: OpaquePointer, over data: UnsafeMutablePointer<UInt8>, width: Int32,
-                             height: Int32, stride: Int32) -> Bool {
-        guard gdk_pixbuf_get_has_alpha(pixbuf) == 0, gdk_pixbuf_get_width(pixbuf) == width,
-              gdk_pixbuf_get_height(pixbuf) == height,
-              let target = cairo_image_surface_create_for_data(data, CAIRO_FORMAT_RGB24, width, height, stride) else {
-            return false
-        }
-        defer { cairo_surface_destroy(target) } // the memory stays the caller's
-        guard cairo_surface_status(target) == CAIRO_STATUS_SUCCESS, paint(pixbuf, onto: target) else { return false }
-        cairo_surface_flush(target)
-        return true
-    }
-
     /// `pixbuf` painted over all of `target`, an image surface; false if cairo failed. With an image surface as its
     /// target, this converts in memory: the similar surface it makes is an image too.
     private static func paint(_ pixbuf: OpaquePointer, onto target: OpaquePointer) -> Bool {

@@ -130,17 +130,13 @@ extension AlbumService {
         guard isCurrent(token, pinID), let photoID = Int64(event.photoID) else { return }
         switch event.result {
         case .success(let staged):
-            // On the shelf before the write that names the file, so the grid finds it when it sees the file.
-            if let decoded = staged.decoded { decodedPhotos.put(decoded, photoID: photoID) }
             do {
                 let relativePath = try await adoptions.adopt(StagedPhotoFile(photoID: photoID, file: staged.file,
                                                                              fileExtension: staged.format.fileExtension))
-                if let decoded = staged.decoded { keepPicture?(decoded, relativePath) }
+                staged.keep?(relativePath) // the grid's picture of it, from the check's decode
             } catch StoreError.photoNotFound {
                 // Removed from the album while it downloaded: the staged file is simply not taken.
-                _ = decodedPhotos.take(photoID)
             } catch {
-                _ = decodedPhotos.take(photoID)
                 logger.error("Photo \(photoID) of pin \(pinID) could not be saved: \(error.localizedDescription)")
                 photoFailed(photoID, pinID: pinID, token: token, problem: error.localizedDescription)
             }

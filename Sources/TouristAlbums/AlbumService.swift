@@ -25,14 +25,8 @@ public final class AlbumService {
     var photoProblems: [Int64: String] = [:]
     private var runs: [Int64: Run] = [:]
     private var observers: [UUID: @MainActor (Int64) -> Void] = [:]
-    /// Downloads' decodes waiting for the grid (about five albums' worth).
-    let decodedPhotos = DecodedPhotoShelf(capacity: 150)
     /// Downloaded photos on their way into the store, a write for each burst.
     let adoptions: PhotoAdoptions
-    /// Told each downloaded photo's decode, with its file's path, once the file is in the album (on the main actor: it
-    /// hands the work on). The app keeps the grid's picture of it there, so an album opened after a restart, or after
-    /// more downloads than the shelf keeps, reads its pictures instead of decoding its photos a second time.
-    public var keepPicture: ((_ decoded: any DecodedPhoto, _ relativePath: String) -> Void)?
 
     /// One fetch for one pin. Its token tells a current run from a cancelled or superseded one.
     struct Run {
@@ -71,16 +65,6 @@ public final class AlbumService {
     public func photoProblem(ofPin pinID: Int64) -> String? {
         failedPhotos[pinID]?.isEmpty == false ? photoProblems[pinID] : nil
     }
-
-    /// The photo as its download decoded it for the grid, if that decode is still kept; handed over
-    /// once (afterwards, or when it was dropped, the file is decoded).
-    public func takeDecodedPhoto(_ photoID: Int64) -> (any DecodedPhoto)? {
-        decodedPhotos.take(photoID)
-    }
-
-    /// The photos whose download's decode is still kept (at most the shelf's capacity): the grid takes those,
-    /// and need not read them from disk.
-    public var decodedPhotoIDs: Set<Int64> { decodedPhotos.photoIDs }
 
     /// Whether every photo has arrived or failed and nothing runs: New Collection may replace it.
     public func isComplete(_ contents: AlbumContents, pinID: Int64) -> Bool {

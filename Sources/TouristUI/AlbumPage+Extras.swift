@@ -54,19 +54,6 @@ extension AlbumPage {
         albums.ensureAlbum(ofPin: pinID)
     }
 
-    /// Makes the images an album's photos are shown in (`DisplayImages`) and its tiles' widgets ahead, a few at a time
-    /// while the main loop is idle; realizes the page, hidden (its windows made: its first showing maps them only); and
-    /// has the store read an album once, off the main thread (a reader's first read looks up the tables, 0.3 ms). The
-    /// first album opened then costs its frame no more than the next.
-    func prepareAhead() {
-        let scale = gtk_widget_get_scale_factor(root)
-        // Two albums' worth: the album shown last holds one while the next is read into the other (`DisplayImages.lend`).
-        grid.displayImages.prepare(count: albums.albumSize * 2, side: PhotoTile.side * scale, scale: scale)
-        grid.prepareTiles(count: albums.albumSize)
-        Widgets.realizeTree(root)
-        Task.detached(priority: .utility) { [store] in _ = try? store.albumContents(ofPin: 0) } // no such pin: no rows
-    }
-
     /// The first photo takes the keyboard (the album was opened).
     func focusPhotos() {
         grid.focusFirstPhoto()

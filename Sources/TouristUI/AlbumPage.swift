@@ -33,33 +33,39 @@ final class AlbumPage {
     private let menu = PhotoMenu()
 
     private(set) var pinID: Int64?
+    /// Where the page is with its album: read whole (its rows and pictures) before it goes on screen, then watched.
+    private var phase = Phase.hidden
     private var observation: StoreObservation?
-    /// The album being read whole (`load`), until its snapshot is in the grid.
+    /// The album being read whole, until its snapshot is in the grid.
     private var reading: Task<Void, Never>?
-    private let thumbnails: ThumbnailCache?
+    private let pictures: AlbumPictures
     private(set) var contents = AlbumContents(album: nil, photos: [])
     /// The album activity last shown, so a failure is announced once, when it happens.
     private var shownActivity = AlbumActivity.idle
-    /// The album's rows have arrived since it was loaded.
-    private var contentsArrived = false
-    /// The page is asked for (`show` until `hide`), not just made ready behind the map.
-    private var isPresented = false
+    /// Its rows have been read since the album was opened.
+    private var isRead = false
+
+    private enum Phase {
+        case hidden
+        /// Asked for: on screen once it is read whole (`present`), or after `readyWait` as it is.
+        case opening(present: () -> Void, deadline: Timeout)
+        case shown
+    }
 
     /// Opens the Preferences dialog (the window owns it).
     var onShowPreferences: (() -> Void)?
     /// Told whenever a photo has been painted.
     var onPhotoShown: (() -> Void)?
 
-    init(store: any AlbumPageStore, albums: AlbumService, largePhotos: LargePhotoCache?,
-         thumbnails: ThumbnailCache? = nil, notification: InAppNotification, logger: Logger) {
+    init(store: any AlbumPageStore, albums: AlbumService, largePhotos: LargePhotoCache?, pictures: AlbumPictures,
+         notification: InAppNotification, logger: Logger) {
         self.store = store
         self.albums = albums
-        self.thumbnails = thumbnails
+        self.pictures = pictures
         self.largePhotos = largePhotos
         self.notification = notification
         self.logger = logger
-        grid = PhotoGrid(resolvePath: { relativePath in store.photoFileURL(relativePath: relativePath).path },
-                         albums: albums, thumbnails: thumbnails)
+        grid = PhotoGrid(pictures: pictures)
         deletions = PhotoDeletions(store: store, notification: notification)
 
         root = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
@@ -123,7 +129,7 @@ final class AlbumPage {
             guard let self else { return }
             self.menu.popup(for: tile.photo, event: event, over: self.grid.flowBox, tile: tile.child)
         }
-        grid.onShown = { [weak self] source in self?.photoShown(from: source) }
+        grid.onShown = { [weak self] origin in self?.photoShown(from: origin) }
         grid.onPainted = { [weak self] in
             guard let self else { return }
             self.logger.trace("album \(self.pinID ?? 0): photos painted, \(self.shownPhotoCount) of \(self.contents.photos.count)")
@@ -137,153 +143,80 @@ final class AlbumPage {
         lifetime.onDestroy { [weak self, albums] in
             albums.stopObserving(albumsObservation)
             self?.reading?.cancel()
-            self?.stopWatching()
+            self?.observation?.cancel()
         }
     }
 
     // MARK: Showing a pin
 
-    /// Opens the album of `pinID`, and downloads what is missing. `present` puts the page on screen: it is
-    /// called once the page can be shown whole (its rows read, the pictures of its photos on disk in their
-    /// tiles; at once if it was made ready, `prepare`), or after `readyWait` as it is, so that the first frame
-    /// of the album is not a grid of empty squares filled a frame later.
-    func show(pinID: Int64, present: @escaping () -> Void) {
-        if pinID != self.pinID { load(pinID: pinID) }
-        isPresented = true
-        ensurePending = pinID
-        ensureAlbum(readFailed: false)
-        let onScreen = { [weak self] in
-            guard let self else { return }
-            if !self.contentsArrived { self.render() } // as it is: still being read
-            present()
-        }
-        if isWhole {
-            presentation.cancel()
-            onScreen()
-        } else {
-            presentation.wait(milliseconds: Self.readyWait, then: onScreen)
-        }
-        if contentsArrived { watchOnScreen() } // else once it has been read
-    }
-
-    /// The pin whose album was asked for, and has not been made sure of since (`ensureAlbum`).
-    private var ensurePending: Int64?
-
-    /// Downloads only what is missing (an album on disk opens with no request), once the album's rows are here: an
-    /// album whole on disk needs nothing, so it is made sure of when the main loop is idle after the frame that shows
-    /// it (its run starts a watch of its pin and reads the album again: work that took cores from that frame); one
-    /// with something missing, or whose rows could not be read, at once.
-    private func ensureAlbum(readFailed: Bool) {
-        guard let pinID, ensurePending == pinID, contentsArrived || readFailed else { return }
-        ensurePending = nil
-        guard contentsArrived, albums.isComplete(contents, pinID: pinID) else { return albums.ensureAlbum(ofPin: pinID) }
-        Timeout.whenIdle { [weak self] in
-            guard let self, self.pinID == pinID else { return }
-            self.albums.ensureAlbum(ofPin: pinID)
-        }
-    }
-
-    /// The longest an album waits to be whole before it is shown anyway (a slow disk, a damaged file).
+    /// The longest an album waits to be read whole before it is shown as it is (a slow disk, many photos to decode).
     static let readyWait: UInt32 = 100
 
-    private let presentation = PresentationWait()
-
-    /// The page is on screen (or going on it: `present` is being called), not waiting to be whole.
-    private var isOnScreen: Bool { isPresented && !presentation.isWaiting }
-
-    /// Its rows are here, and no tile is still reading its photo's picture.
-    private var isWhole: Bool { contentsArrived && !grid.isReadingPictures }
-
-    private func presentIfWhole() {
-        if presentation.isWaiting, isWhole { presentation.finish() }
-    }
-
-    /// Gets the album of `pinID` ready behind the map as the pointer comes onto its pin (`load`), so the click
-    /// that usually follows shows it whole in its first frame. Nothing is downloaded. While the page is on screen,
-    /// for the album already here, and for one still searching or downloading (it fills as it comes, and would
-    /// cost the main loop tiles nobody may look at), it does nothing.
-    func prepare(pinID: Int64) {
-        guard !isPresented, pinID != self.pinID, !albums.activity(ofPin: pinID).isBusy else { return }
-        logger.trace("album \(pinID): made ready")
-        load(pinID: pinID)
-    }
-
-    /// The page follows the album of `pinID` from now on: read whole first (its rows and its photos' pictures,
-    /// `AlbumSnapshot`), then watched as its rows change.
-    private func load(pinID: Int64) {
-        if let pending = ensurePending, pending != pinID { // its rows never came: as it was asked for
-            ensurePending = nil
-            albums.ensureAlbum(ofPin: pending)
+    /// Opens the album of `pinID` and downloads what is missing. `present` puts the page on screen: once the album's
+    /// rows and its photos' pictures are in the grid, so that its first frame shows it whole, or after `readyWait`.
+    func show(pinID: Int64, present: @escaping () -> Void) {
+        if case .opening(_, let deadline) = phase { deadline.cancel() }
+        if pinID == self.pinID, isRead { // the album shown last, kept up to date while hidden
+            phase = .shown
+            present()
+            albums.ensureAlbum(ofPin: pinID)
+            return
         }
+        let deadline = Timeout.after(milliseconds: Self.readyWait) { [weak self] in self?.finishOpening() }
+        phase = .opening(present: present, deadline: deadline)
+        read(pinID: pinID)
+    }
+
+    /// Reads the album of `pinID` whole off the main thread, fills the grid in one pass, then watches its rows.
+    private func read(pinID: Int64) {
         finishPendingDeletions()
         self.pinID = pinID
         shownActivity = albums.activity(ofPin: pinID)
-        stopWatching()
+        observation?.cancel()
+        observation = nil
         reading?.cancel()
         contents = AlbumContents(album: nil, photos: [])
-        contentsArrived = false
-        // The grid changes once, when the album has been read: the page is not on screen until then (`show`),
-        // and changing it twice would cost the window a layout (and a frame) for nothing.
+        isRead = false
         let scale = gtk_widget_get_scale_factor(root)
-        let side = PhotoTile.side * scale
-        let decodedAtDownload = albums.decodedPhotoIDs
-        // The album's pictures are read (or decoded) straight into images like the window's, those of them free.
-        let lent = grid.displayImages.lend(count: albums.albumSize, side: side, scale: scale)
-        reading = Task { [weak self, store, thumbnails] in
-            let snapshot = try? await AlbumSnapshot.read(pinID: pinID, store: store, thumbnails: thumbnails, side: side,
-                                                         scale: scale, decodedAtDownload: decodedAtDownload, lent: lent)
-            lent?.release()
+        reading = Task { [weak self, store, pictures] in
+            let snapshot = try? await AlbumSnapshot.read(pinID: pinID, store: store, pictures: pictures,
+                                                         side: PhotoTile.side * scale, scale: scale)
             guard let self, self.pinID == pinID, !Task.isCancelled else { return }
             if let snapshot { self.arrived(snapshot.contents, pictures: snapshot.pictures) }
-            self.ensureAlbum(readFailed: snapshot == nil)
-            self.watchOnScreen()
-        }
-    }
-
-    /// Watches the album's rows once the page is asked for, after the frame that shows it (an idle turn comes after
-    /// a frame's): the watch's first read (the album again) takes no core from that frame, and an album made ready
-    /// behind the map but never opened is not watched. A change since the snapshot comes with that first value. An
-    /// album whose snapshot could not be read is watched at once.
-    private func watchOnScreen() {
-        guard let pinID, observation == nil, pendingWatch == nil, isPresented || !contentsArrived else { return }
-        pendingWatch = Timeout.whenIdle { [weak self] in
-            guard let self else { return }
-            self.pendingWatch = nil
-            guard self.pinID == pinID, self.observation == nil else { return }
+            self.finishOpening()
             self.observation = self.store.observeAlbum(ofPin: pinID, onError: { [weak self] error in
                 self?.logger.error("Could not read the album: \(error.localizedDescription)")
             }, onChange: { [weak self] contents in
                 guard let self, self.pinID == pinID else { return }
                 self.arrived(contents)
             })
+            self.albums.ensureAlbum(ofPin: pinID) // downloads only what is missing
         }
     }
 
-    private var pendingWatch: Timeout?
-
-    private func stopWatching() {
-        observation?.cancel()
-        observation = nil
-        pendingWatch?.cancel()
-        pendingWatch = nil
+    /// The page goes on screen, read whole or not.
+    private func finishOpening() {
+        guard case .opening(let present, let deadline) = phase else { return }
+        deadline.cancel()
+        phase = .shown
+        if !isRead { render() } // as it is: still being read
+        present()
     }
 
-    private func arrived(_ contents: AlbumContents, pictures: [String: PhotoPicture] = [:]) {
-        // The observation's first value is usually the snapshot again (read a moment later): going over thirty tiles
-        // again would change nothing. What else the page shows (the album's activity) comes by its own observer.
-        if contentsArrived, contents == self.contents { return }
-        let first = !contentsArrived
+    private func arrived(_ contents: AlbumContents, pictures: [String: AlbumPicture] = [:]) {
+        // The watch's first value is usually the snapshot again: going over thirty tiles again would change nothing.
+        if isRead, contents == self.contents { return }
+        let first = !isRead
         self.contents = contents
-        contentsArrived = true
+        isRead = true
         // An album on disk does not fade in from "Looking for Photos…".
         render(pictures: pictures, fade: !first)
-        presentIfWhole()
     }
 
     /// The page is hidden: make pending photo deletions final.
     func hide() {
-        isPresented = false
-        presentation.cancel()
+        if case .opening(_, let deadline) = phase { deadline.cancel() }
+        phase = .hidden
         finishPendingDeletions()
     }
 
@@ -291,7 +224,8 @@ final class AlbumPage {
     func forget(pinID: Int64) {
         guard pinID == self.pinID else { return }
         reading?.cancel()
-        stopWatching()
+        observation?.cancel()
+        observation = nil
         self.pinID = nil
     }
 
@@ -302,11 +236,10 @@ final class AlbumPage {
     // MARK: Rendering
 
     /// `pictures`: read with the album, for its tiles to show at once.
-    private func render(pictures: [String: PhotoPicture] = [:], fade: Bool = true) {
+    private func render(pictures: [String: AlbumPicture] = [:], fade: Bool = true) {
         guard lifetime.isAlive, let pinID else { return }
-        // Until its rows are read, a page off screen has nothing to show, and changing it would cost the window a
-        // layout (and a frame) for nothing.
-        guard contentsArrived || isOnScreen else { return }
+        // Until its rows are read, a page being opened has nothing to show.
+        if case .opening = phase, !isRead { return }
         let activity = albums.activity(ofPin: pinID)
         let failed = albums.failedPhotoIDs(ofPin: pinID)
         shownInSync = [:]
@@ -368,25 +301,24 @@ final class AlbumPage {
         guard lifetime.isAlive, let pinID else { return }
         let activity = albums.activity(ofPin: pinID)
         defer { shownActivity = activity }
-        guard isPresented, activity != shownActivity, case .failed(let trouble) = activity, contents.album != nil else { return }
+        guard case .shown = phase, activity != shownActivity, case .failed(let trouble) = activity, contents.album != nil else { return }
         notification.show("\(trouble.title). \(trouble.message)")
     }
 
-    private func photoShown(from source: PhotoTile.Source) {
+    private func photoShown(from source: AlbumPicture.Origin) {
         if shownInSync != nil {
             shownInSync?[source, default: 0] += 1
         } else {
             logShown(1, from: source)
         }
         onPhotoShown?()
-        presentIfWhole()
     }
 
     /// Photos shown while the grid is brought in line with the album (`render`), by where their pictures came from:
     /// told in one line each, after it (an album opened shows its thirty at once), not thirty.
-    private var shownInSync: [PhotoTile.Source: Int]?
+    private var shownInSync: [AlbumPicture.Origin: Int]?
 
-    private func logShown(_ count: Int, from source: PhotoTile.Source) {
+    private func logShown(_ count: Int, from source: AlbumPicture.Origin) {
         // Out of the album's photos.
         logger.trace("album \(pinID ?? 0): \(count) photo\(count == 1 ? "" : "s") shown (\(source)), \(shownPhotoCount) of \(contents.photos.count)")
     }

@@ -22,9 +22,6 @@ final class PaintablePicture: @unchecked Sendable {
     /// In device pixels.
     let width: Int32, height: Int32
     let scale: Int32
-    /// The surface is one of `DisplayImages`', its pixels written (by `ThumbnailCache.load`) but not yet marked dirty:
-    /// shown as it is, once `markWritten` has run on the main thread.
-    let isDisplayImage: Bool
 
     /// `pixbuf` converted in memory (`ImageSurfaces`): safe on any thread. Nil if cairo cannot make the surface
     /// (out of memory).
@@ -40,24 +37,6 @@ final class PaintablePicture: @unchecked Sendable {
         width = cairo_image_surface_get_width(surface)
         height = cairo_image_surface_get_height(surface)
         self.scale = scale
-        isDisplayImage = false
-    }
-
-    /// A lent display image (`LentImages`) whose pixels were written on this thread, and whose reference it takes. Its
-    /// cairo object is not touched here (its scale was set when it was made).
-    init(writtenInto image: LentImages.Image, side: Int32, scale: Int32) {
-        surface = image.surface
-        width = side
-        height = side
-        self.scale = scale
-        isDisplayImage = true
-    }
-
-    /// Tells cairo the display image's pixels changed behind its back (main thread: on X11 the image is the display's
-    /// too), so nothing it kept of the image is used.
-    @MainActor
-    func markWritten() {
-        if isDisplayImage { cairo_surface_mark_dirty(surface) }
     }
 
     deinit { cairo_surface_destroy(surface) }
@@ -77,11 +56,14 @@ public enum ImageDecoding {
     /// whose end marker is present (`ImageValidation.check`); then gdk-pixbuf reads the header, and
     /// an image with more than `maxPixels` is refused before anything is decoded; then it must decode
     /// without error, at the album grid's size (`side`×`side` device pixels), and that decode is
-    /// handed on for the grid to show.
-    public static func photoValidator(side: Int32) -> ImageValidator {
-        { data in
-            ImageValidation.check(data).flatMap { format in
-                squareThumbnail(data: data, side: side).map { ValidatedImage(format: format, decoded: $0) }
+    /// kept as the photo's grid picture (`pictures`) once the album has the file.
+    static func photoValidator(side: Int32, pictures: AlbumPictures?) -> ImageValidator {
+        { (data: Data) -> Result<ValidatedImage, FlickrError> in
+            ImageValidation.check(data).flatMap { (format: ImageValidation.Format) -> Result<ValidatedImage, FlickrError> in
+                squareThumbnail(data: data, side: side).map { (decoded: DecodedPixbuf) -> ValidatedImage in
+                    guard let pictures else { return ValidatedImage(format: format) }
+                    return ValidatedImage(format: format, keep: { relativePath in pictures.keep(decoded, of: relativePath) })
+                }
             }
         }
     }
@@ -104,7 +86,7 @@ public enum ImageDecoding {
 
     /// The photo check alone, at the grid's size on a screen of scale 1 (tests).
     static func validatePhoto(_ data: Data) -> Result<ImageValidation.Format, FlickrError> {
-        photoValidator(side: PhotoTile.side)(data).map(\.format)
+        photoValidator(side: PhotoTile.side, pictures: nil)(data).map(\.format)
     }
 
     /// The image at `path`, scaled and centre-cropped to a `side`×`side` square.

@@ -58,7 +58,7 @@ final class MainWindow {
         gtk_overlay_add_overlay(overlay.cast(), notification.root)
         gtk_container_add(window.container, overlay)
 
-        if let database = context.database, let albums = context.albums {
+        if let database = context.database, let albums = context.albums, let pictures = context.pictures {
             let page = MapWidget(tileSource: context.tileSource, tileCacheFolder: context.paths.tileCacheFolder,
                                  userAgent: AppInfo.userAgent, logger: context.logger)
             mapPage = page
@@ -70,7 +70,7 @@ final class MainWindow {
             gtk_box_pack_start(mapBox.cast(), page.root, 1, 1, 0)
             gtk_stack_add_named(stack.cast(), mapBox, "map")
             let album = AlbumPage(store: database, albums: albums, largePhotos: context.largePhotos,
-                                  thumbnails: context.thumbnails, notification: notification, logger: context.logger)
+                                  pictures: pictures, notification: notification, logger: context.logger)
             album.onShowPreferences = { [weak self] in self?.showPreferences() }
             albumPage = album
             gtk_stack_add_named(stack.cast(), album.root, "album")
@@ -80,9 +80,6 @@ final class MainWindow {
             pins.onNamesChanged = { [weak self] in self?.showAlbumTitle() }
             namer = context.namer
             pins.onOpen = { [weak self] mark in self?.openAlbum(mark) }
-            // A pointer on a pin usually clicks it: its album on disk is made ready (the page itself declines
-            // while it is on screen), so it opens whole.
-            pins.onHover = { [weak album] mark in album?.prepare(pinID: mark.key) }
             page.pinLayer = pins.pinLayer
             self.pins = pins
             sidebar.untitled = { [weak pins] place in
@@ -126,12 +123,6 @@ final class MainWindow {
     func present() {
         guard lifetime.isAlive else { return }
         gtk_window_present(window.cast())
-        // Once the map is up and asking for its tiles.
-        Timeout.after(milliseconds: 500) { [weak self] in
-            guard let self, self.lifetime.isAlive else { return }
-            self.albumPage?.prepareAhead()
-            self.header.prepareAlbumBar()
-        }
     }
 
     /// Closes the window (its close button, Ctrl+Q, a signal): it disappears at once, and is

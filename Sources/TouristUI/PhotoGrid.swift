@@ -13,9 +13,7 @@ final class PhotoGrid {
     let root: UnsafeMutablePointer<GtkWidget>
     let flowBox: UnsafeMutablePointer<GtkWidget>
     private(set) var tiles: [Int64: PhotoTile] = [:]
-    private let resolvePath: (String) -> String
-    private let albums: AlbumService
-    private let thumbnails: ThumbnailCache?
+    private let pictures: AlbumPictures
     /// After a tile is removed by the keyboard, its place keeps the focus (the next photo).
     private var focusIndexAfterRemoval: Int?
     /// The album was opened: the first photo takes the focus as soon as there is one.
@@ -30,29 +28,17 @@ final class PhotoGrid {
     /// A secondary click (with its event) or the Menu key (no event) on a tile.
     var onMenu: ((PhotoTile, UnsafeMutablePointer<GdkEvent>?) -> Void)?
     /// A tile shows its photo (and where its picture came from).
-    var onShown: ((PhotoTile.Source) -> Void)?
+    var onShown: ((AlbumPicture.Origin) -> Void)?
     /// The frame that drew the grid after photos were shown is over: they are on the screen (benchmark, tests).
     var onPainted: (() -> Void)?
     private var shownSincePaint = false
-    /// The images the tiles' pictures are copied into before they are shown (`PhotoTile`).
-    let displayImages: DisplayImages
     private let lifetime: WidgetLifetime
 
-    init(resolvePath: @escaping (String) -> String, albums: AlbumService, thumbnails: ThumbnailCache? = nil) {
-        self.resolvePath = resolvePath
-        self.albums = albums
-        self.thumbnails = thumbnails
+    init(pictures: AlbumPictures) {
+        self.pictures = pictures
         let flowBox = gtk_flow_box_new()!
         self.flowBox = flowBox
-        let lifetime = WidgetLifetime(flowBox)
-        self.lifetime = lifetime
-        // The window the grid is in, if it is in one yet: every widget of a window draws into its toplevel's.
-        displayImages = DisplayImages { [weak lifetime] in
-            guard lifetime?.isAlive == true, let toplevel = gtk_widget_get_toplevel(flowBox),
-                  gtk_widget_is_toplevel(toplevel) != 0 else { return nil }
-            return gtk_widget_get_window(toplevel)
-        }
-        lifetime.onDestroy { [displayImages] in displayImages.removeAll() }
+        lifetime = WidgetLifetime(flowBox)
         gtk_flow_box_set_homogeneous(flowBox.cast(), 1)
         gtk_flow_box_set_selection_mode(flowBox.cast(), GTK_SELECTION_NONE)
         gtk_flow_box_set_activate_on_single_click(flowBox.cast(), 1)
@@ -66,7 +52,6 @@ final class PhotoGrid {
         root = gtk_scrolled_window_new(nil, nil)
         gtk_scrolled_window_set_policy(root.cast(), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
         gtk_container_add(root.container, flowBox)
-        lifetime.onDestroy { [weak self] in self?.dropSpareParts() }
 
         flowBox.connect(.childActivated) { [weak self] child in
             guard let self, let tile = self.tile(for: child) else { return }
@@ -86,10 +71,6 @@ final class PhotoGrid {
     }
 
     var count: Int { tiles.count }
-    /// Some tile is still reading its photo's picture from disk, or the grid is still being brought in line with
-    /// its album (`sync`: the tiles made so far may all show their photos, but not all are made).
-    var isReadingPictures: Bool { isSyncing || tiles.values.contains(where: \.isLoading) }
-    private var isSyncing = false
     var shownCount: Int { tiles.values.filter(\.isShown).count }
 
     /// Tiles in grid order.
@@ -103,17 +84,10 @@ final class PhotoGrid {
         applyPendingFocus()
     }
 
-    /// Pictures read with the album (`AlbumSnapshot`), for the tiles of the `sync` under way to show at once.
-    private var offered: [String: PhotoPicture] = [:]
-
     /// Brings the grid in line with the album: removed photos go (the rest flow up), new ones come
-    /// in at their place as placeholders, and each tile shows its photo once its file is there (at once
-    /// if `pictures`, by photo file, has its picture).
-    func sync(_ photos: [Photo], failed: Set<Int64>, pictures: [String: PhotoPicture] = [:]) {
-        isSyncing = true
-        defer { isSyncing = false }
-        offered = pictures
-        defer { offered = [:] } // what no tile took is not kept
+    /// in at their place as placeholders, and each tile shows its photo once its file is there: at once if
+    /// `pictures` (by photo file, read with the album) has its picture, else once `AlbumPictures` has it.
+    func sync(_ photos: [Photo], failed: Set<Int64>, pictures: [String: AlbumPicture] = [:]) {
         let ids = Set(photos.compactMap(\.id))
         for (id, tile) in tiles where !ids.contains(id) {
             if gtk_widget_has_focus(tile.child) != 0 && focusIndexAfterRemoval == nil {
@@ -124,8 +98,9 @@ final class PhotoGrid {
         }
         for (index, photo) in photos.enumerated() {
             guard let id = photo.id else { continue }
-            if let tile = tiles[id] {
-                tile.update(photo, failed: failed.contains(id))
+            let tile: PhotoTile
+            if let existing = tiles[id] {
+                tile = existing
                 if gtk_flow_box_child_get_index(tile.child.cast()) != Int32(index) {
                     g_object_ref(UnsafeMutableRawPointer(tile.child))
                     gtk_container_remove(flowBox.container, tile.child)
@@ -133,57 +108,38 @@ final class PhotoGrid {
                     g_object_unref(UnsafeMutableRawPointer(tile.child))
                 }
             } else {
-                let parts = spareParts.popLast()
-                let tile = PhotoTile(photo: photo, resolvePath: resolvePath, thumbnails: thumbnails,
-                                     takeDecoded: { [albums] id in albums.takeDecodedPhoto(id) },
-                                     takePicture: { [weak self] path in self?.offered.removeValue(forKey: path) },
-                                     displayImages: displayImages, parts: parts,
-                                     onShown: { [weak self] source in
-                                         self?.shownSincePaint = true
-                                         self?.onShown?(source)
-                                     })
+                tile = PhotoTile(photo: photo)
                 tiles[id] = tile
                 gtk_flow_box_insert(flowBox.cast(), tile.child, Int32(index))
-                if let parts { g_object_unref(UnsafeMutableRawPointer(parts.child)) } // the grid holds it now
-                tile.update(photo, failed: failed.contains(id)) // in the grid first: it may show at once
+            }
+            guard let path = tile.update(photo, failed: failed.contains(id)) else { continue }
+            if let picture = pictures[path] {
+                show(picture, in: tile, for: path, fade: false)
+            } else {
+                load(path, into: tile)
             }
         }
         applyPendingFocus()
-        prepareTiles()
     }
 
-    /// Tiles' widgets made ahead (`prepareTiles`), each held by one reference of ours.
-    private var spareParts: [PhotoTile.Parts] = []
-    private var spareTarget = 0
-    private var preparing: Timeout?
-
-    /// Makes the widgets of `count` tiles ahead, `perTurn` at a time in idle turns of the main loop, and makes them
-    /// again as albums take them: the frame that opens an album then has its tiles to fill, not to make (~20 µs each,
-    /// 30 to an album, on the main thread).
-    func prepareTiles(count: Int? = nil, perTurn: Int = 10) {
-        if let count { spareTarget = count }
-        guard preparing == nil, spareParts.count < spareTarget, lifetime.isAlive else { return }
-        preparing = Timeout.whenIdle { [weak self] in
-            guard let self, self.lifetime.isAlive else { return }
-            self.preparing = nil
-            for _ in 0..<perTurn where self.spareParts.count < self.spareTarget {
-                let parts = PhotoTile.Parts.make()
-                g_object_ref_sink(UnsafeMutableRawPointer(parts.child))
-                self.spareParts.append(parts)
+    /// Asks for the picture of a photo that came after its album was read (a download, a retry).
+    private func load(_ relativePath: String, into tile: PhotoTile) {
+        let scale = gtk_widget_get_scale_factor(flowBox)
+        Task { [weak self, weak tile, pictures] in
+            let picture = await pictures.picture(of: relativePath, side: PhotoTile.side * scale, scale: scale)
+            guard let self, let tile else { return }
+            if let picture {
+                self.show(picture, in: tile, for: relativePath, fade: picture.origin == .download)
+            } else {
+                tile.show(nil, for: relativePath, fade: false) // "Click to retry"
             }
-            self.prepareTiles(perTurn: perTurn)
         }
     }
 
-    private func dropSpareParts() {
-        preparing?.cancel()
-        preparing = nil
-        spareTarget = 0
-        for parts in spareParts {
-            gtk_widget_destroy(parts.child)
-            g_object_unref(UnsafeMutableRawPointer(parts.child))
-        }
-        spareParts = []
+    private func show(_ picture: AlbumPicture, in tile: PhotoTile, for relativePath: String, fade: Bool) {
+        guard tile.show(picture.picture, for: relativePath, fade: fade) else { return }
+        shownSincePaint = true
+        onShown?(picture.origin)
     }
 
     /// Remembers which place should keep the focus when `tile` (focused) goes.

@@ -1,5 +1,4 @@
 import CGtk
-import FlickrClient
 import Foundation
 import GLibSwift
 import TouristStore
@@ -9,24 +8,6 @@ import TouristStore
 @MainActor
 final class PhotoTile {
     nonisolated static let side: Int32 = 150
-
-    /// Where a shown photo's picture came from.
-    enum Source: CustomStringConvertible, Sendable {
-        /// Its download's own decode (the check that it is an image).
-        case download
-        /// Its grid-sized picture, kept from an earlier decode.
-        case thumbnail
-        /// Its file, decoded (then its picture is kept).
-        case file
-
-        var description: String {
-            switch self {
-            case .download: return "decoded at download"
-            case .thumbnail: return "read from its thumbnail"
-            case .file: return "decoded from its file"
-            }
-        }
-    }
 
     enum State: Equatable {
         case placeholder
@@ -44,57 +25,22 @@ final class PhotoTile {
     private var failedView: UnsafeMutablePointer<GtkWidget>?
     private(set) var photo: Photo
     private(set) var state = State.placeholder
-    /// Where a picture is copied before it is shown, into an image the display shares (`show`).
-    private let displayImages: DisplayImages?
     private var shownDescription: (name: String, tooltip: String)?
-    /// Told when a photo has been shown, and where its picture came from (benchmark, tests).
-    private let onShown: ((Source) -> Void)?
-    private let thumbnails: ThumbnailCache?
 
-    /// - parameter resolvePath: turns a photo's data-folder-relative path into an absolute one.
-    /// - parameter thumbnails: where grid-sized pictures are kept (nil: always decode the file).
-    /// - parameter takeDecoded: the photo as its download decoded it, if that decode is still kept.
-    /// - parameter takePicture: the picture of the photo file at a relative path, if its album's was read already.
-    /// - parameter parts: its widgets, made ahead (`Parts.make`); made now if nil.
-    /// Shows nothing until the first `update` (a kept decode or picture is then shown at once).
-    init(photo: Photo, resolvePath: @escaping (String) -> String, thumbnails: ThumbnailCache? = nil,
-         takeDecoded: @escaping (Int64) -> (any DecodedPhoto)? = { _ in nil },
-         takePicture: @escaping (String) -> PhotoPicture? = { _ in nil },
-         displayImages: DisplayImages? = nil, parts: Parts? = nil, onShown: ((Source) -> Void)? = nil) {
+    /// Shows nothing until the first `update`. The placeholder is the tile's own background (a still, plain square:
+    /// thirty spinners would repaint the grid every frame while the album fills); the photo fades in over it by CSS
+    /// transitions (Stylesheet).
+    init(photo: Photo) {
         self.photo = photo
-        self.displayImages = displayImages
-        self.resolvePath = resolvePath
-        self.thumbnails = thumbnails
-        self.takeDecoded = takeDecoded
-        self.takePicture = takePicture
-        self.onShown = onShown
-        let parts = parts ?? Parts.make()
-        child = parts.child
+        child = gtk_flow_box_child_new()!
+        Widgets.addStyleClass(child, "photo-tile")
+        Widgets.addStyleClass(child, "photo-placeholder")
+        image = gtk_image_new()!
+        gtk_widget_set_size_request(image, PhotoTile.side, PhotoTile.side)
+        gtk_container_add(child.container, image)
+        gtk_widget_show_all(child)
         lifetime = WidgetLifetime(child)
-        image = parts.image
         imageLifetime = WidgetLifetime(image)
-    }
-
-    /// A tile's two widgets, with no window of their own: thirty tiles are styled, laid out and drawn in the frame that
-    /// opens an album (made ahead: `PhotoGrid.prepareTiles`). The placeholder is the tile's own background (a still, plain square: thirty
-    /// spinners would repaint the grid every frame while the album fills); the photo fades in over it by CSS
-    /// transitions (Stylesheet), where a stack per tile cost two windows and two more widgets.
-    struct Parts {
-        /// The flow-box child, floating (its container takes it), holding `image`.
-        let child: UnsafeMutablePointer<GtkWidget>
-        let image: UnsafeMutablePointer<GtkWidget>
-
-        @MainActor
-        static func make() -> Parts {
-            let child = gtk_flow_box_child_new()!
-            Widgets.addStyleClass(child, "photo-tile")
-            Widgets.addStyleClass(child, "photo-placeholder")
-            let image = gtk_image_new()!
-            gtk_widget_set_size_request(image, PhotoTile.side, PhotoTile.side)
-            gtk_container_add(child.container, image)
-            gtk_widget_show_all(child)
-            return Parts(child: child, image: image)
-        }
     }
 
     /// Puts `view` in the tile (the photo, or the error view), in place of the other.
@@ -140,17 +86,19 @@ final class PhotoTile {
         }
     }
 
-    func update(_ photo: Photo, failed: Bool) {
+    /// Follows `photo`; returns the file whose picture the tile now waits for (`show`), if it needs one.
+    @discardableResult
+    func update(_ photo: Photo, failed: Bool) -> String? {
         self.photo = photo
         describeSoon(failed: failed)
         if let path = photo.filePath {
             switch state {
             case .loading(let current) where current == path, .shown(let current) where current == path:
-                return
+                return nil
             default:
                 state = .loading(path: path)
                 showPlaceholder()
-                load(path)
+                return path
             }
         } else if failed {
             state = .failed
@@ -159,6 +107,7 @@ final class PhotoTile {
             state = .placeholder
             showPlaceholder()
         }
+        return nil
     }
 
     var isLoading: Bool {
@@ -177,61 +126,23 @@ final class PhotoTile {
         place(image)
     }
 
-    private let resolvePath: (String) -> String
-    private let takeDecoded: (Int64) -> (any DecodedPhoto)?
-    private let takePicture: (String) -> PhotoPicture?
-
-    private func load(_ relativePath: String) {
-        let scale = gtk_widget_get_scale_factor(child)
-        let side = Self.side * scale
-        // Decoded once: the download's check decoded it at this size (unless the scale differs).
-        if let id = photo.id, let decoded = takeDecoded(id) as? DecodedPixbuf,
-           gdk_pixbuf_get_width(decoded.pixbuf) == side {
-            // Its picture is kept by the album service's `keepPicture`, as the file came into the album.
-            // One photo as it arrives: converted here (some tens of microseconds at the grid's size).
-            return show(PaintablePicture(decoded.pixbuf, scale: scale), for: relativePath, source: .download)
-        }
-        // Read with the rest of its album (`AlbumSnapshot`).
-        if let picture = takePicture(relativePath), picture.picture.width == side {
-            return show(picture.picture, for: relativePath, source: picture.source)
-        }
-        let thumbnails = self.thumbnails
-        let path = resolvePath(relativePath) // only a photo read or decoded here needs its file
-        Task { [weak self] in
-            let picture = await Task.detached(priority: .userInitiated) {
-                PhotoPicture.load(relativePath: relativePath, path: path, side: side, scale: scale, thumbnails: thumbnails)
-            }.value
-            self?.show(picture?.picture, for: relativePath, source: picture?.source ?? .file)
-        }
-    }
-
-    private func show(_ picture: PaintablePicture?, for relativePath: String, source: Source) {
-        guard lifetime.isAlive, state == .loading(path: relativePath) else { return } // superseded
+    /// Shows `picture` as the photo of the file at `relativePath`, or "Click to retry" if there is none (the file
+    /// does not decode); false if the tile has moved on to another file since. `fade`: a photo that arrives fades in
+    /// over its placeholder; an album opened shows its photos at once.
+    @discardableResult
+    func show(_ picture: PaintablePicture?, for relativePath: String, fade: Bool) -> Bool {
+        guard lifetime.isAlive, state == .loading(path: relativePath) else { return false }
         guard let picture else {
             state = .failed
             describeSoon(failed: true)
             showFailed()
-            return
+            return false
         }
-        // The picture was made ready off the main thread. It is copied into an image like the window's (on X11, in
-        // memory shared with the X server, made ahead: `DisplayImages`), which draws without being sent again; unless
-        // it was read into one.
-        if picture.isDisplayImage {
-            picture.markWritten()
-            gtk_image_set_from_surface(image.cast(), picture.surface)
-        } else if let copy = displayImages?.copy(of: picture) {
-            gtk_image_set_from_surface(image.cast(), copy)
-            cairo_surface_destroy(copy)
-        } else {
-            gtk_image_set_from_surface(image.cast(), picture.surface)
-        }
+        gtk_image_set_from_surface(image.cast(), picture.surface)
         state = .shown(path: relativePath)
-        // A photo that arrives fades in over its placeholder; one read from disk (an album opened again)
-        // is there within a few frames of the page, and thirty fades would only redraw the page for
-        // 200 ms (every frame blends each tile's two pictures).
-        setPlaceholderLook(false, fade: source == .download)
+        setPlaceholderLook(false, fade: fade)
         place(image)
-        onShown?(source)
+        return true
     }
 
     /// The tile's accessible name and tooltip follow its photo once the main loop is idle, after the frame that shows

@@ -28,7 +28,7 @@ final class PinsController {
     /// released close by, they keep the search their drop started.
     private var dropPlaces: [PinKey: (latitude: Double, longitude: Double)] = [:]
     private var pendingDeletions: [Int64: PinDeletion] = [:]
-    private lazy var menu = PinMenu()
+    private let menu: PinMenu
     private var hasShownPins = false
     private var hasPokedNamer = false
     private let namer: PinNamer?
@@ -37,8 +37,6 @@ final class PinsController {
 
     /// A pin was clicked: open its album.
     var onOpen: ((PinMark) -> Void)?
-    /// The pointer came onto a pin, or pressed it: its album may be opened next.
-    var onHover: ((PinMark) -> Void)?
     /// A pin was deleted (its album page must let go of it).
     var onDeleted: ((Int64) -> Void)?
     /// Some pin's name changed (an open album's title may follow).
@@ -55,16 +53,15 @@ final class PinsController {
         self.notification = notification
         self.logger = logger
         lifetime = WidgetLifetime(map)
+        menu = PinMenu(attachedTo: map.widget)
         gestures = PinGestures(map: map, layer: layer, handlers: .init(
             drop: { [unowned self] latitude, longitude in self.drop(latitude: latitude, longitude: longitude) },
             dragMoved: { _ in },
             dragEnded: { [unowned self] mark in self.dragEnded(mark) },
             activate: { [unowned self] mark in self.activate(mark) },
-            contextMenu: { [unowned self] mark, event in self.showMenu(for: mark, event: event) },
-            hovered: { [unowned self] mark in self.hovered(mark) }))
+            contextMenu: { [unowned self] mark, event in self.showMenu(for: mark, event: event) }))
         menu.onOpen = { [weak self] mark in self?.activate(mark) }
         menu.onDelete = { [weak self] mark in self?.delete(mark) }
-        menu.attach(to: map.widget)
         // Hovering a pin names it.
         gtk_widget_set_has_tooltip(map.widget, 1)
         map.widget.connect(.queryTooltip) { [weak self] x, y, keyboard, tooltip in
@@ -242,10 +239,6 @@ final class PinsController {
         if let mark = saved(mark) { onOpen?(mark) }
     }
 
-    private func hovered(_ mark: PinMark) {
-        if let mark = saved(mark) { onHover?(mark) }
-    }
-
     private func showMenu(for mark: PinMark, event: UnsafeMutablePointer<GdkEvent>) {
         if let mark = saved(mark) { menu.popup(for: mark, event: event) }
     }
@@ -298,12 +291,15 @@ final class PinsController {
 @MainActor
 final class PinMenu {
     private let menu: UnsafeMutablePointer<GtkWidget>
+    private let lifetime: WidgetLifetime
     private var target: PinMark?
     var onOpen: ((PinMark) -> Void)?
     var onDelete: ((PinMark) -> Void)?
 
-    init() {
+    /// The menu is attached to `widget`, which destroys it as it goes.
+    init(attachedTo widget: UnsafeMutablePointer<GtkWidget>) {
         menu = gtk_menu_new()
+        lifetime = WidgetLifetime(menu)
         let open = gtk_menu_item_new_with_mnemonic("_Open Album")!
         let delete = gtk_menu_item_new_with_mnemonic("_Delete Pin")!
         gtk_menu_shell_append(menu.cast(), open)
@@ -315,13 +311,11 @@ final class PinMenu {
         delete.connect(.activate) { [weak self] in
             if let self, let target = self.target { self.onDelete?(target) }
         }
-    }
-
-    func attach(to widget: UnsafeMutablePointer<GtkWidget>) {
         gtk_menu_attach_to_widget(menu.cast(), widget, nil)
     }
 
     func popup(for mark: PinMark, event: UnsafeMutablePointer<GdkEvent>) {
+        guard lifetime.isAlive else { return }
         target = mark
         gtk_menu_popup_at_pointer(menu.cast(), event)
     }

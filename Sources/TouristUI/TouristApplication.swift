@@ -20,7 +20,7 @@ struct AppContext {
     /// The photo viewer's bigger sizes, fetched on demand; nil without a database.
     var largePhotos: LargePhotoCache?
     /// The album grid's pictures, so an album opens again without decoding its photos.
-    var thumbnails: ThumbnailCache?
+    var pictures: AlbumPictures?
     /// Names pins (offline, then online); nil without a database.
     var namer: PinNamer?
     /// The header bar's place search (cities offline, Nominatim on Enter).
@@ -36,7 +36,7 @@ struct AppContext {
 /// start-up and shutdown work (open the store; save state on every way out).
 @MainActor
 public final class TouristApplication {
-    private let application: UnsafeMutablePointer<GtkApplication>
+    private let desktop: DesktopApplication
     private let paths: AppPaths
     private let tileSource: TileSource
     private let flickrConfiguration: FlickrConfiguration
@@ -51,8 +51,6 @@ public final class TouristApplication {
     /// Where pins' place names are refined online (Nominatim's API).
     private let geocoderEndpoint: URL
     static let geocoderVariable = "VIRTUAL_TOURIST_GEOCODER_URL"
-    /// Keeps photos' grid pictures (`ThumbnailCache.keep`), once an album's decodes (and their frame) are over.
-    private static let pictureKeeping = BackgroundThread(name: "grid-picture-keeping", nice: 19, settle: 0.1)
 
     /// - parameter builtInFlickrKey: the key meson baked in (`-Dflickr_api_key`), or "".
     public init(paths: AppPaths, environment: [String: String], builtInFlickrKey: String, logger: Logger) {
@@ -69,8 +67,7 @@ public final class TouristApplication {
             configurationProblems.append(
                 "\(FlickrConfiguration.endpointEnvironmentVariable) is not usable (\(error.userMessage)); using Flickr itself.")
         }
-        // The search's libcurl may still use it: the message is about photos.
-        configurationProblems += flickrConfiguration.proxies.problems.map { "\($0). Photos are downloaded without that proxy." }
+        configurationProblems += flickrConfiguration.proxies.problems.map { "\($0). Flickr is reached without that proxy." }
         let (source, problem) = TileSource.fromEnvironment(environment)
         tileSource = source
         if let problem { configurationProblems.append(problem.description) }
@@ -78,23 +75,15 @@ public final class TouristApplication {
         geocoderEndpoint = geocoder.endpoint
         if let problem = geocoder.problem { configurationProblems.append(problem) }
         for problem in configurationProblems { logger.warning("\(problem)") }
-        // AT-SPI names the app by its program name; the shell shows the application name.
-        g_set_prgname(AppInfo.programName)
-        g_set_application_name(AppInfo.name)
-        application = gtk_application_new(AppInfo.id, GApplicationFlags(rawValue: 0))
-        application.connect(.startup) { [weak self] in self?.startup() }
-        application.connect(.activate) { [weak self] in self?.activate() }
-        application.connect(.shutdown) { [weak self] in self?.shutdown() }
+        desktop = DesktopApplication(id: AppInfo.id, programName: AppInfo.programName, name: AppInfo.name)
+        desktop.application.connect(.startup) { [weak self] in self?.startup() }
+        desktop.application.connect(.activate) { [weak self] in self?.activate() }
+        desktop.application.connect(.shutdown) { [weak self] in self?.shutdown() }
     }
 
     /// Runs the main loop; returns the exit status.
     public func run(arguments: [String] = CommandLine.arguments) -> Int32 {
-        MainLoopBridge.attach()
-        return withCStringArray(arguments) { argv in
-            argv.withMemoryRebound(to: UnsafeMutablePointer<CChar>?.self, capacity: arguments.count + 1) {
-                g_application_run(application.cast(), Int32(arguments.count), $0)
-            }
-        }
+        desktop.run(arguments: arguments)
     }
 
     // MARK: Life cycle
@@ -103,21 +92,19 @@ public final class TouristApplication {
         Stylesheet.install()
         ImageDecoding.prepare()
         gtk_window_set_default_icon_name(AppInfo.id)
-        addAction("quit", accels: ["<Primary>q"]) { [weak self] in self?.quit() }
-        addAction("about") { [weak self] in AboutDialog.present(over: self?.mainWindow?.liveWindow) }
-        addAction("preferences", accels: ["<Primary>comma"]) { [weak self] in self?.showPreferences() }
-        setAccels("win.zoom-in", ["<Primary>plus", "<Primary>equal", "<Primary>KP_Add"])
-        setAccels("win.zoom-out", ["<Primary>minus", "<Primary>KP_Subtract"])
-        setAccels("win.show-help-overlay", ["<Primary>question"])
-        setAccels("win.search", ["<Primary>f"])
-        setAccels("win.places", ["F9"])
-        setAccels("win.undo", ["<Primary>z"])
-        setAccels("win.back", ["<Alt>Left", "Escape"])
-        for signal in [SIGTERM, SIGINT, SIGHUP] {
-            UnixSignals.on(signal) { [weak self] in
-                self?.logger.info("Signal \(signal) received: saving and quitting")
-                self?.quit()
-            }
+        desktop.addAction("quit", accels: ["<Primary>q"]) { [weak self] in self?.quit() }
+        desktop.addAction("about") { [weak self] in AboutDialog.present(over: self?.mainWindow?.liveWindow) }
+        desktop.addAction("preferences", accels: ["<Primary>comma"]) { [weak self] in self?.showPreferences() }
+        desktop.setAccels("win.zoom-in", ["<Primary>plus", "<Primary>equal", "<Primary>KP_Add"])
+        desktop.setAccels("win.zoom-out", ["<Primary>minus", "<Primary>KP_Subtract"])
+        desktop.setAccels("win.show-help-overlay", ["<Primary>question"])
+        desktop.setAccels("win.search", ["<Primary>f"])
+        desktop.setAccels("win.places", ["F9"])
+        desktop.setAccels("win.undo", ["<Primary>z"])
+        desktop.setAccels("win.back", ["<Alt>Left", "Escape"])
+        desktop.onTerminationSignals { [weak self] signal in
+            self?.logger.info("Signal \(signal) received: saving and quitting")
+            self?.quit()
         }
         context = openContext()
         if logger.logLevel <= .trace {
@@ -134,7 +121,7 @@ public final class TouristApplication {
 
     private func activate() {
         if mainWindow?.isOpen != true, let context {
-            mainWindow = MainWindow(application: application, context: context)
+            mainWindow = MainWindow(application: desktop.application, context: context)
             sweepOrphanedFilesSoon(context)
         }
         mainWindow?.present()
@@ -156,10 +143,10 @@ public final class TouristApplication {
     private func sweepOrphanedFilesSoon(_ context: AppContext) {
         guard let database = context.database else { return }
         let logger = self.logger
-        let thumbnails = context.thumbnails
+        let pictures = context.pictures
         Timeout.after(milliseconds: 2000) {
             Task.detached(priority: .background) {
-                thumbnails?.trim()
+                pictures?.trim()
                 do {
                     let removed = try database.removeOrphanedPhotoFiles()
                     if removed > 0 { logger.info("Removed \(removed) photo files no album names") }
@@ -187,7 +174,7 @@ public final class TouristApplication {
         if let mainWindow, mainWindow.isOpen {
             mainWindow.close()
         } else {
-            g_application_quit(application.cast())
+            desktop.quit()
         }
     }
 
@@ -216,9 +203,14 @@ public final class TouristApplication {
             }
             context.savedWindowState = try? loaded.windowState.get()
             logger.debug("Opened \(paths.databaseURL.path)")
+            // A photo's grid picture is kept from its download's decode as its file comes into the album.
+            let pictures = AlbumPictures(folder: paths.thumbnailsFolder,
+                                         photoPath: { database.photoFileURL(relativePath: $0).path })
+            context.pictures = pictures
             let client = FlickrAPIClient(configuration: flickrConfiguration, keyResolver: keyResolver, logger: logger)
             let downloader = PhotoDownloader(configuration: flickrConfiguration, stagingFolder: paths.stagingFolder,
-                                             validator: ImageDecoding.photoValidator(side: PhotoTile.side * Self.screenScale()),
+                                             validator: ImageDecoding.photoValidator(side: PhotoTile.side * Self.screenScale(),
+                                                                                      pictures: pictures),
                                              logger: logger)
             let albums = AlbumService(store: database, searcher: client, downloader: downloader,
                                       albumSize: flickrConfiguration.albumSize, logger: logger)
@@ -229,18 +221,6 @@ public final class TouristApplication {
                                                   validator: ImageDecoding.largePhotoValidator(
                                                     shorterSide: PhotoViewer.largestShorterSide), logger: logger)
             context.largePhotos = LargePhotoCache(folder: largeFolder, downloader: largeDownloader, logger: logger)
-            // Grid pictures are encoded and written on a thread at nice 19: nobody waits for them, so they take no core
-            // from the album's other photos, which arrive together over HTTP/2 and are decoded as they come (at the
-            // same priority the album's last photo was done 10 ms later), nor from an album decoded for the screen.
-            let thumbnails = ThumbnailCache(folder: paths.thumbnailsFolder, keeping: Self.pictureKeeping)
-            context.thumbnails = thumbnails
-            // A photo's grid picture is kept as soon as its file is in the album, from its download's decode, whether
-            // or not its album is open.
-            albums.keepPicture = { decoded, relativePath in
-                guard let decoded = decoded as? DecodedPixbuf else { return }
-                thumbnails.keep(decoded, relativePath: relativePath, side: gdk_pixbuf_get_width(decoded.pixbuf),
-                                photo: database.photoFileURL(relativePath: relativePath).path)
-            }
             // One geocoder for names and search: one User-Agent, one limit of a request a second (shared anyway).
             let geocoder = NominatimGeocoder(endpoint: geocoderEndpoint, userAgent: AppInfo.userAgent, logger: logger)
             context.namer = PinNamer(database: database, online: geocoder, logger: logger)
@@ -250,16 +230,5 @@ public final class TouristApplication {
             context.startupError = "\(error.localizedDescription)\n\nYour places are kept in \(paths.dataFolder.path)."
         }
         return context
-    }
-
-    // MARK: Actions
-
-    private func addAction(_ name: String, accels: [String] = [], _ body: @escaping @MainActor () -> Void) {
-        SimpleAction.add(name, to: application, body)
-        if !accels.isEmpty { setAccels("app.\(name)", accels) }
-    }
-
-    private func setAccels(_ detailedAction: String, _ accels: [String]) {
-        withCStringArray(accels) { gtk_application_set_accels_for_action(application, detailedAction, $0) }
     }
 }

@@ -47,6 +47,15 @@ class AlbumServiceTestCase: XCTestCase {
         return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
     }
 
+    /// Waits until the server has answered every image request it holds, then gives a download that should
+    /// have stopped the time to write its file: what is asserted afterwards shows that none did.
+    @MainActor
+    func waitForEveryImageAnswer(file: StaticString = #filePath, line: UInt = #line) async throws {
+        try await server.waitForLog(file: file, line: line) { $0.active_images == 0 }
+        // A pause, not a wait: nothing signals a write that does not happen.
+        try await Task.sleep(for: .milliseconds(200))
+    }
+
     var stagedFiles: [String] { filesIn(dataFolder.appendingPathComponent("staging")) }
 
     /// Every file in the photos folder is named by a row, and every row's file is there.
@@ -57,19 +66,33 @@ class AlbumServiceTestCase: XCTestCase {
     }
 }
 
-/// A download's stand-in decode: how many bytes it was made from.
-private final class SizeDecode: DecodedPhoto {
-    let size: Int
-    init(size: Int) { self.size = size }
+/// What the downloads' checks kept, by the path the album named each file with: the size of the bytes each
+/// "decoded".
+private final class KeptSizes: @unchecked Sendable {
+    // @unchecked: guarded by `lock`.
+    private let lock = NSLock()
+    private var sizes: [String: Int] = [:]
+    private var keeps: [String: Int] = [:]
+    var value: [String: Int] { lock.withLock { sizes } }
+    /// How many times each path was kept.
+    var counts: [String: Int] { lock.withLock { keeps } }
+    func keep(_ size: Int, as path: String) {
+        lock.withLock {
+            sizes[path] = size
+            keeps[path, default: 0] += 1
+        }
+    }
 }
 
 /// AlbumService's behaviour.
 final class AlbumServiceTests: AlbumServiceTestCase {
-    /// A service whose downloads' checks "decode" each photo to its byte count.
+    /// A service whose downloads' checks "decode" each photo to its byte count, kept in `kept` by the file's path.
     @MainActor
-    private func makeSizeDecodingService() -> AlbumService {
+    private func makeSizeDecodingService(keepingIn kept: KeptSizes) -> AlbumService {
         makeService(validator: { data in
-            ImageValidation.check(data).map { ValidatedImage(format: $0, decoded: SizeDecode(size: data.count)) }
+            ImageValidation.check(data).map { format in
+                ValidatedImage(format: format, keep: { path in kept.keep(data.count, as: path) })
+            }
         })
     }
 
@@ -96,30 +119,9 @@ final class AlbumServiceTests: AlbumServiceTestCase {
     }
 
     @MainActor
-    func testEachDownloadedPhotosDecodeIsHandedToTheGridOnce() async throws {
-        let service = makeSizeDecodingService()
-        let pinID = try insertPin()
-
-        service.ensureAlbum(ofPin: pinID)
-        await service.waitUntilIdle(pinID: pinID)
-
-        let photos = try database.photos(ofPin: pinID)
-        XCTAssertFalse(photos.isEmpty)
-        for photo in photos {
-            let id = try XCTUnwrap(photo.id)
-            let path = try XCTUnwrap(photo.filePath)
-            let decoded = try XCTUnwrap(service.takeDecodedPhoto(id) as? SizeDecode, "photo \(id) was decoded at download")
-            let file = try Data(contentsOf: database.photoFileURL(relativePath: path))
-            XCTAssertEqual(decoded.size, file.count, "the decode is of the very bytes in the photo's file")
-            XCTAssertNil(service.takeDecodedPhoto(id), "handed over once")
-        }
-    }
-
-    @MainActor
-    func testEachDownloadedPhotosDecodeIsOfferedForKeepingWithThePathItsRowNames() async throws {
-        let service = makeSizeDecodingService()
-        var kept: [String: Int] = [:]
-        service.keepPicture = { decoded, relativePath in kept[relativePath] = (decoded as? SizeDecode)?.size }
+    func testEachDownloadedPhotosDecodeIsKeptOnceWithThePathItsRowNames() async throws {
+        let keeping = KeptSizes()
+        let service = makeSizeDecodingService(keepingIn: keeping)
         let pinID = try insertPin()
 
         service.ensureAlbum(ofPin: pinID) // no page open: the album is fetched behind the map
@@ -127,6 +129,8 @@ final class AlbumServiceTests: AlbumServiceTestCase {
 
         let photos = try database.photos(ofPin: pinID)
         XCTAssertFalse(photos.isEmpty)
+        let kept = keeping.value
+        XCTAssertEqual(Set(keeping.counts.values), [1], "each photo's decode is kept once")
         XCTAssertEqual(Set(kept.keys), Set(photos.compactMap(\.filePath)), "each photo once its file is in the album")
         for photo in photos {
             let path = try XCTUnwrap(photo.filePath)
@@ -220,7 +224,7 @@ final class AlbumServiceTests: AlbumServiceTestCase {
         service.ensureAlbum(ofPin: pinID)
         _ = try await server.waitForLog { !$0.images.isEmpty }
         service.cancel(pinID: pinID)
-        try await Task.sleep(nanoseconds: 800_000_000)
+        try await waitForEveryImageAnswer()
 
         let photos = try database.photos(ofPin: pinID)
         let named = Set(photos.compactMap(\.filePath).map { ($0 as NSString).lastPathComponent })

@@ -5,7 +5,7 @@ import TouristStore
 @testable import TouristUI
 import XCTest
 
-/// An album tile: a placeholder square until its photo's picture is read (off the main thread), then the photo;
+/// An album tile: a placeholder square until its photo's picture is read (`AlbumPictures`), then the photo;
 /// "Click to retry" in the photo's place when its file does not decode, and the photo again once a good file
 /// comes.
 final class PhotoTileTests: XCTestCase {
@@ -22,7 +22,15 @@ final class PhotoTileTests: XCTestCase {
         try Data("<html>not a photo</html>".utf8).write(to: folder.appendingPathComponent("broken.jpg"))
         let folder = self.folder!
 
-        let tile = PhotoTile(photo: photo(file: nil), resolvePath: { folder.appendingPathComponent($0).path })
+        let pictures = AlbumPictures(folder: folder.appendingPathComponent("cache"),
+                                     photoPath: { folder.appendingPathComponent($0).path })
+        let tile = PhotoTile(photo: photo(file: nil))
+        /// What the grid does for a tile that waits for its photo's picture.
+        func update(_ photo: Photo) async {
+            guard let path = tile.update(photo, failed: false) else { return }
+            let picture = await pictures.picture(of: path, side: PhotoTile.side, scale: 1)
+            tile.show(picture?.picture, for: path, fade: false)
+        }
         let flowBox = gtk_flow_box_new()!
         gtk_flow_box_insert(flowBox.cast(), tile.child, -1)
         let window = gtk_offscreen_window_new()!
@@ -33,14 +41,14 @@ final class PhotoTileTests: XCTestCase {
         XCTAssertTrue(hasClass(tile.child, "photo-placeholder"), "no file yet: the placeholder's square")
         XCTAssertEqual(typeName(gtk_bin_get_child(tile.child.cast())), "GtkImage")
 
-        tile.update(photo(file: "broken.jpg"), failed: false)
+        await update(photo(file: "broken.jpg"))
         try await pump(until: { tile.state == .failed }, "the file that does not decode fails the tile")
         let errorView = try XCTUnwrap(gtk_bin_get_child(tile.child.cast()))
         XCTAssertEqual(typeName(errorView), "GtkBox", "the error view stands in the photo's place")
         XCTAssertTrue(labels(in: errorView).contains("Click to retry"))
         XCTAssertFalse(hasClass(tile.child, "photo-placeholder"))
 
-        tile.update(photo(file: "red.jpg"), failed: false)
+        await update(photo(file: "red.jpg"))
         try await pump(until: { tile.isShown }, "the good file is read and shown")
         gtk_container_check_resize(window.cast()) // the layout the next frame would make
         let image = try XCTUnwrap(gtk_bin_get_child(tile.child.cast()))
