@@ -9,7 +9,7 @@ import StudentLocations
 /// The GtkApplication: one instance over D-Bus, app-wide actions and shortcuts, the window.
 @MainActor
 public final class OnTheMapApplication {
-    private let application: UnsafeMutablePointer<GtkApplication>
+    private let desktop: DesktopApplication
     private let configuration: OnTheMapConfiguration
     private let logger: Logger
     private let finder: PlaceFinder
@@ -23,44 +23,35 @@ public final class OnTheMapApplication {
         let geocoder = NominatimGeocoder(endpoint: configuration.geocoder, userAgent: OnTheMapInfo.userAgent, logger: logger)
         finder = PlaceFinder(offline: OfflineCities(), online: geocoder, logger: logger)
         for problem in configuration.problems { logger.warning("\(problem)") }
-        // AT-SPI names the app by its program name; the shell shows the application name.
-        g_set_prgname(OnTheMapInfo.programName)
-        g_set_application_name(OnTheMapInfo.name)
-        application = gtk_application_new(OnTheMapInfo.id, GApplicationFlags(rawValue: 0))
-        application.connect(.startup) { [weak self] in self?.startup() }
-        application.connect(.activate) { [weak self] in self?.activate() }
+        desktop = DesktopApplication(id: OnTheMapInfo.id, programName: OnTheMapInfo.programName,
+                                     name: OnTheMapInfo.name)
+        desktop.application.connect(.startup) { [weak self] in self?.startup() }
+        desktop.application.connect(.activate) { [weak self] in self?.activate() }
     }
 
     /// Runs the main loop; returns the exit status.
     public func run(arguments: [String] = CommandLine.arguments) -> Int32 {
-        MainLoopBridge.attach()
-        return withCStringArray(arguments) { argv in
-            argv.withMemoryRebound(to: UnsafeMutablePointer<CChar>?.self, capacity: arguments.count + 1) {
-                g_application_run(application.cast(), Int32(arguments.count), $0)
-            }
-        }
+        desktop.run(arguments: arguments)
     }
 
     private func startup() {
         Stylesheet.install()
         gtk_window_set_default_icon_name(OnTheMapInfo.id)
-        addAction("quit", accels: ["<Primary>q"]) { [weak self] in self?.quit() }
-        addAction("about") { [weak self] in AboutOnTheMap.present(over: self?.window?.window) }
-        setAccels("win.refresh", ["<Primary>r", "F5"])
-        setAccels("win.add-location", ["<Primary>n"])
-        setAccels("win.zoom-in", ["<Primary>plus", "<Primary>equal", "<Primary>KP_Add"])
-        setAccels("win.zoom-out", ["<Primary>minus", "<Primary>KP_Subtract"])
-        setAccels("win.show-map", ["<Alt>1"])
-        setAccels("win.show-list", ["<Alt>2"])
-        for signal in [SIGTERM, SIGINT, SIGHUP] {
-            UnixSignals.on(signal) { [weak self] in self?.quit() }
-        }
+        desktop.addAction("quit", accels: ["<Primary>q"]) { [weak self] in self?.quit() }
+        desktop.addAction("about") { [weak self] in AboutOnTheMap.present(over: self?.window?.window) }
+        desktop.setAccels("win.refresh", ["<Primary>r", "F5"])
+        desktop.setAccels("win.add-location", ["<Primary>n"])
+        desktop.setAccels("win.zoom-in", ["<Primary>plus", "<Primary>equal", "<Primary>KP_Add"])
+        desktop.setAccels("win.zoom-out", ["<Primary>minus", "<Primary>KP_Subtract"])
+        desktop.setAccels("win.show-map", ["<Alt>1"])
+        desktop.setAccels("win.show-list", ["<Alt>2"])
+        desktop.onTerminationSignals { [weak self] _ in self?.quit() }
     }
 
     private func activate() {
         if window?.isOpen != true {
             let configuration = self.configuration, logger = self.logger
-            window = OnTheMapWindow(application: application, services: .init(
+            window = OnTheMapWindow(application: desktop.application, services: .init(
                 configuration: configuration, finder: finder, logger: logger,
                 makeClient: { server in OnTheMapClient(baseURL: server, logger: logger) }))
         }
@@ -72,17 +63,8 @@ public final class OnTheMapApplication {
         if let window, window.isOpen {
             window.close()
         } else {
-            g_application_quit(application.cast())
+            desktop.quit()
         }
-    }
-
-    private func addAction(_ name: String, accels: [String] = [], _ body: @escaping @MainActor () -> Void) {
-        SimpleAction.add(name, to: application, body)
-        if !accels.isEmpty { setAccels("app.\(name)", accels) }
-    }
-
-    private func setAccels(_ detailedAction: String, _ accels: [String]) {
-        withCStringArray(accels) { gtk_application_set_accels_for_action(application, detailedAction, $0) }
     }
 }
 
