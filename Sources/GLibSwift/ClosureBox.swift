@@ -1,21 +1,37 @@
+import CGtk
+
 /// Carries a Swift closure through a C `gpointer`. GLib owns the box (passRetained + destroy-notify),
-/// so the closure lives exactly as long as the signal connection or source that calls it.
-final class ClosureBox<Body>: @unchecked Sendable {
+/// so the closure lives exactly as long as the signal connection, source or handler that calls it.
+public final class ClosureBox<Body>: @unchecked Sendable {
     // @unchecked: the body is only ever called on the GTK (main) thread, under MainActor.assumeIsolated.
-    let body: Body
+    public let body: Body
 
-    init(_ body: Body) { self.body = body }
+    public init(_ body: Body) { self.body = body }
 
-    func retainedPointer() -> UnsafeMutableRawPointer {
+    /// The user data to hand GLib with `destroyNotify` (or `closureNotify`), which releases it.
+    public func retainedPointer() -> UnsafeMutableRawPointer {
         Unmanaged.passRetained(self).toOpaque()
     }
 
-    static func from(_ pointer: UnsafeMutableRawPointer?) -> ClosureBox<Body> {
+    /// The box behind a callback's user data.
+    public static func from(_ pointer: UnsafeMutableRawPointer?) -> ClosureBox<Body> {
         Unmanaged<ClosureBox<Body>>.fromOpaque(pointer!).takeUnretainedValue()
     }
 
+    /// Releases the box behind `pointer` (what `destroyNotify` does).
     static func release(_ pointer: UnsafeMutableRawPointer?) {
         guard let pointer else { return }
         Unmanaged<ClosureBox<Body>>.fromOpaque(pointer).release()
+    }
+
+    /// Releases the box: the `GDestroyNotify` for sources, handlers and objects that take user data.
+    public static var destroyNotify: GDestroyNotify {
+        // A C function pointer cannot name `Body`; releasing needs only the object.
+        { pointer in if let pointer { Unmanaged<AnyObject>.fromOpaque(pointer).release() } }
+    }
+
+    /// Releases the box: the `GClosureNotify` for signal connections.
+    public static var closureNotify: GClosureNotify {
+        { pointer, _ in if let pointer { Unmanaged<AnyObject>.fromOpaque(pointer).release() } }
     }
 }

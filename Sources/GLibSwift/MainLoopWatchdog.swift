@@ -29,33 +29,26 @@ public final class MainLoopWatchdog {
         public let spanMilliseconds: Double
     }
 
-    private final class State: @unchecked Sendable {
-        // @unchecked: touched only on the GTK thread.
+    private final class State {
         let interval: UInt32
         var last = DispatchTime.now().uptimeNanoseconds
         var lastCPU = MainLoopWatchdog.threadCPUMilliseconds()
         var lastWaited = MainLoopWatchdog.threadRunQueueMilliseconds()
         var longest = 0.0
-        let report: @MainActor (Stall) -> Void
-        let threshold: Double
-        var stopped = false
-        init(interval: UInt32, threshold: Double, report: @escaping @MainActor (Stall) -> Void) {
-            self.interval = interval
-            self.threshold = threshold
-            self.report = report
-        }
+        init(interval: UInt32) { self.interval = interval }
     }
 
+    private typealias Tick = @MainActor () -> Void
+
     private let state: State
+    private var sourceID: guint = 0
 
     /// Reports every stall longer than `thresholdMilliseconds`.
     public init(intervalMilliseconds: UInt32 = 5, thresholdMilliseconds: Double = 20,
                 report: @escaping @MainActor (Stall) -> Void) {
-        state = State(interval: intervalMilliseconds, threshold: thresholdMilliseconds, report: report)
-        let pointer = Unmanaged.passRetained(state).toOpaque()
-        g_timeout_add_full(G_PRIORITY_DEFAULT, intervalMilliseconds, { data in
-            let state = Unmanaged<State>.fromOpaque(data!).takeUnretainedValue()
-            if state.stopped { return 0 }
+        let state = State(interval: intervalMilliseconds)
+        self.state = state
+        let tick = ClosureBox<Tick> {
             let now = DispatchTime.now().uptimeNanoseconds
             let cpu = MainLoopWatchdog.threadCPUMilliseconds()
             let span = Double(now - state.last) / 1e6
@@ -67,19 +60,27 @@ public final class MainLoopWatchdog {
             state.lastCPU = cpu
             state.lastWaited = waited
             state.longest = max(state.longest, late)
-            if late > state.threshold {
-                let stall = Stall(milliseconds: late, mainThreadCPUMilliseconds: used,
-                                  waitedForCoreMilliseconds: waitedForCore, spanMilliseconds: span)
-                MainActor.assumeIsolated { state.report(stall) }
+            if late > thresholdMilliseconds {
+                report(Stall(milliseconds: late, mainThreadCPUMilliseconds: used,
+                             waitedForCoreMilliseconds: waitedForCore, spanMilliseconds: span))
             }
-            return 1
-        }, pointer, { data in Unmanaged<State>.fromOpaque(data!).release() })
+        }
+        sourceID = g_timeout_add_full(G_PRIORITY_DEFAULT, intervalMilliseconds, { data in
+            let tick = ClosureBox<Tick>.from(data)
+            MainActor.assumeIsolated { tick.body() }
+            return 1 // G_SOURCE_CONTINUE: until stopped
+        }, tick.retainedPointer(), ClosureBox<Tick>.destroyNotify)
     }
 
     /// The longest stall seen so far, in milliseconds.
     public var longestStall: Double { state.longest }
 
-    public func stop() { state.stopped = true }
+    /// Removes the timer, and with it the tick and `report`.
+    public func stop() {
+        guard sourceID != 0 else { return }
+        g_source_remove(sourceID)
+        sourceID = 0
+    }
 
     /// The calling thread's CPU time (the tick runs on the main thread: its own).
     nonisolated private static func threadCPUMilliseconds() -> Double {

@@ -137,74 +137,64 @@ private let swipeThunk: @convention(c) (UnsafeMutableRawPointer?, Double, Double
     MainActor.assumeIsolated { box.body(velocityX, velocityY) }
 }
 
-private let releaseSwipe: GClosureNotify = { data, _ in ClosureBox<SwipeHandler>.release(data) }
-private let releaseTooltip: GClosureNotify = { data, _ in ClosureBox<TooltipHandler>.release(data) }
-private let releaseDraw: GClosureNotify = { data, _ in ClosureBox<DrawHandler>.release(data) }
-private let releaseInt: GClosureNotify = { data, _ in ClosureBox<IntHandler>.release(data) }
-private let releaseVoid: GClosureNotify = { data, _ in ClosureBox<VoidHandler>.release(data) }
-private let releaseEvent: GClosureNotify = { data, _ in ClosureBox<EventHandler>.release(data) }
-private let releasePointer: GClosureNotify = { data, _ in ClosureBox<PointerHandler>.release(data) }
-
 @MainActor
-private func connectThunk(_ instance: UnsafeMutableRawPointer, _ name: String, _ thunk: UnsafeRawPointer,
-                          _ box: UnsafeMutableRawPointer, _ release: GClosureNotify,
-                          after: Bool = false) -> SignalHandlerID {
+private func connectThunk<Handler>(_ instance: UnsafeMutableRawPointer, _ name: String, _ thunk: UnsafeRawPointer,
+                                   _ box: ClosureBox<Handler>, after: Bool = false) -> SignalHandlerID {
     // Connected before the default handler unless asked, so handlers can stop an event reaching the widget.
     let callback = unsafeBitCast(thunk, to: GCallback.self)
     let flags = after ? G_CONNECT_AFTER : GConnectFlags(rawValue: 0)
-    return SignalHandlerID(g_signal_connect_data(instance, name, callback, box, release, flags))
+    return SignalHandlerID(g_signal_connect_data(instance, name, callback, box.retainedPointer(),
+                                                  ClosureBox<Handler>.closureNotify, flags))
 }
 
 extension GObjectPointer {
     @MainActor @discardableResult
     public func connect(_ signal: VoidSignal, _ handler: @escaping @MainActor () -> Void) -> SignalHandlerID {
-        let box = ClosureBox<VoidHandler>(handler).retainedPointer()
-        return connectThunk(rawObject, signal.name, unsafeBitCast(voidThunk, to: UnsafeRawPointer.self), box, releaseVoid)
+        let box = ClosureBox<VoidHandler>(handler)
+        return connectThunk(rawObject, signal.name, unsafeBitCast(voidThunk, to: UnsafeRawPointer.self), box)
     }
 
     @MainActor @discardableResult
     public func connect(_ signal: EventSignal,
                         _ handler: @escaping @MainActor (UnsafeMutablePointer<GdkEvent>) -> Bool) -> SignalHandlerID {
-        let box = ClosureBox<EventHandler>(handler).retainedPointer()
-        return connectThunk(rawObject, signal.name, unsafeBitCast(eventThunk, to: UnsafeRawPointer.self), box, releaseEvent)
+        let box = ClosureBox<EventHandler>(handler)
+        return connectThunk(rawObject, signal.name, unsafeBitCast(eventThunk, to: UnsafeRawPointer.self), box)
     }
 
     @MainActor @discardableResult
     public func connect(_ signal: PointerSignal,
                         _ handler: @escaping @MainActor (UnsafeMutableRawPointer?) -> Void) -> SignalHandlerID {
-        let box = ClosureBox<PointerHandler>(handler).retainedPointer()
-        return connectThunk(rawObject, signal.name, unsafeBitCast(pointerThunk, to: UnsafeRawPointer.self), box, releasePointer)
+        let box = ClosureBox<PointerHandler>(handler)
+        return connectThunk(rawObject, signal.name, unsafeBitCast(pointerThunk, to: UnsafeRawPointer.self), box)
     }
 
     @MainActor @discardableResult
     public func connect(_ signal: IntSignal, _ handler: @escaping @MainActor (Int32) -> Void) -> SignalHandlerID {
-        let box = ClosureBox<IntHandler>(handler).retainedPointer()
-        return connectThunk(rawObject, signal.name, unsafeBitCast(intThunk, to: UnsafeRawPointer.self), box, releaseInt)
+        let box = ClosureBox<IntHandler>(handler)
+        return connectThunk(rawObject, signal.name, unsafeBitCast(intThunk, to: UnsafeRawPointer.self), box)
     }
 
     /// `after`: run once the widget's own drawing is done (e.g. to time it).
     @MainActor @discardableResult
     public func connect(_ signal: DrawSignal, after: Bool = false,
                         _ handler: @escaping @MainActor (OpaquePointer) -> Bool) -> SignalHandlerID {
-        let box = ClosureBox<DrawHandler>(handler).retainedPointer()
-        return connectThunk(rawObject, signal.name, unsafeBitCast(drawThunk, to: UnsafeRawPointer.self), box,
-                            releaseDraw, after: after)
+        let box = ClosureBox<DrawHandler>(handler)
+        return connectThunk(rawObject, signal.name, unsafeBitCast(drawThunk, to: UnsafeRawPointer.self), box, after: after)
     }
 
     /// `handler(x, y, keyboardMode, tooltip)`; the widget must have `has-tooltip` set.
     @MainActor @discardableResult
     public func connect(_ signal: TooltipSignal,
                         _ handler: @escaping @MainActor (Int32, Int32, Bool, OpaquePointer) -> Bool) -> SignalHandlerID {
-        let box = ClosureBox<TooltipHandler>(handler).retainedPointer()
-        return connectThunk(rawObject, signal.name, unsafeBitCast(tooltipThunk, to: UnsafeRawPointer.self), box,
-                            releaseTooltip)
+        let box = ClosureBox<TooltipHandler>(handler)
+        return connectThunk(rawObject, signal.name, unsafeBitCast(tooltipThunk, to: UnsafeRawPointer.self), box)
     }
 
     @MainActor @discardableResult
     public func connect(_ signal: SwipeSignal,
                         _ handler: @escaping @MainActor (_ velocityX: Double, _ velocityY: Double) -> Void) -> SignalHandlerID {
-        let box = ClosureBox<SwipeHandler>(handler).retainedPointer()
-        return connectThunk(rawObject, signal.name, unsafeBitCast(swipeThunk, to: UnsafeRawPointer.self), box, releaseSwipe)
+        let box = ClosureBox<SwipeHandler>(handler)
+        return connectThunk(rawObject, signal.name, unsafeBitCast(swipeThunk, to: UnsafeRawPointer.self), box)
     }
 
     @MainActor

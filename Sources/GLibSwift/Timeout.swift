@@ -3,15 +3,11 @@ import CGtk
 /// A one-shot GLib timeout on the main context whose body runs on the GTK thread.
 @MainActor
 public final class Timeout {
-    private final class State: @unchecked Sendable {
-        // @unchecked: touched only on the GTK thread.
-        var sourceID: guint = 0
-        var finished = false
-        let body: @MainActor () -> Void
-        init(_ body: @escaping @MainActor () -> Void) { self.body = body }
-    }
+    private typealias Body = @MainActor () -> Void
 
-    private let state: State
+    private var sourceID: guint = 0
+    /// Not yet run nor cancelled.
+    public private(set) var isPending = true
 
     /// Runs `body` once after `milliseconds`, unless cancelled first.
     @discardableResult
@@ -27,24 +23,22 @@ public final class Timeout {
     }
 
     private init(milliseconds: UInt32, priority: Int32, _ body: @escaping @MainActor () -> Void) {
-        state = State(body)
-        let pointer = Unmanaged.passRetained(state).toOpaque()
-        state.sourceID = g_timeout_add_full(priority, milliseconds, { data in
-            let state = Unmanaged<State>.fromOpaque(data!).takeUnretainedValue()
-            state.finished = true
-            MainActor.assumeIsolated { state.body() }
+        // GLib owns the body, so it is released when the source goes (run or cancelled), not with this object.
+        let fire = ClosureBox<Body> { [weak self] in
+            self?.isPending = false
+            body()
+        }
+        sourceID = g_timeout_add_full(priority, milliseconds, { data in
+            let fire = ClosureBox<Body>.from(data)
+            MainActor.assumeIsolated { fire.body() }
             return 0 // G_SOURCE_REMOVE
-        }, pointer, { data in
-            Unmanaged<State>.fromOpaque(data!).release()
-        })
+        }, fire.retainedPointer(), ClosureBox<Body>.destroyNotify)
     }
 
-    public var isPending: Bool { !state.finished }
-
     public func cancel() {
-        guard !state.finished else { return }
-        state.finished = true
-        g_source_remove(state.sourceID)
+        guard isPending else { return }
+        isPending = false
+        g_source_remove(sourceID)
     }
 }
 

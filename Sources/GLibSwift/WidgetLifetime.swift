@@ -28,6 +28,11 @@ public final class WidgetLifetime {
         if isAlive { teardown.append(body) } else { body() }
     }
 
+    /// Keeps `owner` alive until the widget is destroyed: for a Swift object nothing but its widget holds (a dialog).
+    public func keep(_ owner: AnyObject) {
+        onDestroy { withExtendedLifetime(owner) {} }
+    }
+
     private func destroyed() {
         guard isAlive else { return }
         isAlive = false

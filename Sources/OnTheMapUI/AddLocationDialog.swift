@@ -141,13 +141,7 @@ final class AddLocationDialog {
         }
         lifetime.onDestroy { [weak self] in self?.work?.cancel() }
         updateSensitivity()
-        retainUntilDestroyed()
-    }
-
-    /// GTK owns the dialog; the Swift object lives exactly as long as it.
-    private func retainUntilDestroyed() {
-        let keeper = Unmanaged.passRetained(self)
-        lifetime.onDestroy { keeper.release() }
+        lifetime.keep(self) // GTK owns the dialog; the Swift object lives exactly as long as it
     }
 
     // MARK: Steps

@@ -3,6 +3,8 @@ import Foundation
 import GLibSwift
 import XCTest
 
+private final class ReportCanary {}
+
 /// The main thread's CPU time, as the watchdog reads it.
 private func mainThreadCPUMilliseconds() -> Double {
     var now = timespec()
@@ -67,6 +69,23 @@ final class MainLoopWatchdogTests: XCTestCase {
             // tick, and among spinning threads the main thread can lose a scheduler slice or two between those readings
             // (one CI run under AddressSanitizer: 7.6 ms). A double count of the wait would be tens of milliseconds.
             XCTAssertGreaterThanOrEqual(stall.milliseconds, stall.mainThreadCPUMilliseconds + waited - 15)
+        }
+    }
+
+    func testStoppingTheWatchdogReleasesItsReportAtOnce() {
+        MainActor.assumeIsolated {
+            weak var weakCanary: AnyObject?
+            let watchdog: MainLoopWatchdog = {
+                let canary = ReportCanary()
+                weakCanary = canary
+                return MainLoopWatchdog { _ in _ = canary }
+            }()
+            XCTAssertNotNil(weakCanary, "GLib keeps the report while the watchdog ticks")
+
+            watchdog.stop()
+
+            XCTAssertNil(weakCanary, "stopping removes the timer, and the report with it")
+            watchdog.stop()
         }
     }
 

@@ -68,6 +68,45 @@ final class SignalAndTimeoutTests: XCTestCase {
         }
     }
 
+    func testATimeoutsBodyIsReleasedWhenItRunsThoughTheTimeoutIsKept() {
+        MainActor.assumeIsolated {
+            weak var weakCanary: Canary?
+            var fired = false
+            let timeout: Timeout = {
+                let canary = Canary()
+                weakCanary = canary
+                return Timeout.after(milliseconds: 1) {
+                    _ = canary
+                    fired = true
+                }
+            }()
+            XCTAssertNotNil(weakCanary, "GLib keeps the body until it runs")
+
+            pump(until: { fired })
+
+            XCTAssertTrue(fired)
+            XCTAssertFalse(timeout.isPending)
+            XCTAssertNil(weakCanary, "the body goes with its source, not with the Timeout that is still held")
+        }
+    }
+
+    func testACancelledTimeoutsBodyIsReleasedAtOnce() {
+        MainActor.assumeIsolated {
+            weak var weakCanary: Canary?
+            let timeout: Timeout = {
+                let canary = Canary()
+                weakCanary = canary
+                return Timeout.whenIdle { _ = canary }
+            }()
+            XCTAssertTrue(timeout.isPending)
+
+            timeout.cancel()
+
+            XCTAssertFalse(timeout.isPending)
+            XCTAssertNil(weakCanary, "cancelling removes the source, and its body with it")
+        }
+    }
+
     func testAnIdleBodyWaitsForEverythingMoreUrgent() {
         MainActor.assumeIsolated {
             var order: [String] = []

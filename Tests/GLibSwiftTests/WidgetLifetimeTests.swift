@@ -2,6 +2,8 @@ import CGtk
 import GLibSwift
 import XCTest
 
+private final class KeptOwner {}
+
 /// The one ownership rule: a Swift object keeps its widget alive as memory, and learns when the
 /// widget is destroyed so that late callbacks leave it alone.
 final class WidgetLifetimeTests: XCTestCase {
@@ -48,6 +50,24 @@ final class WidgetLifetimeTests: XCTestCase {
             _ = lifetime
             lifetime = nil
             XCTAssertTrue(finalized, "the widget goes with the last reference")
+        }
+    }
+
+    func testAKeptOwnerLivesUntilTheWidgetIsDestroyed() {
+        MainActor.assumeIsolated {
+            let window = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
+            let lifetime = WidgetLifetime(window)
+            weak var weakOwner: AnyObject?
+            do {
+                let owner = KeptOwner()
+                weakOwner = owner
+                lifetime.keep(owner)
+            }
+            XCTAssertNotNil(weakOwner, "nothing but the widget holds the owner")
+
+            gtk_widget_destroy(window)
+
+            XCTAssertNil(weakOwner, "the owner goes with its widget")
         }
     }
 }
