@@ -62,7 +62,7 @@ let package = Package(
         // Files kept on disk: written whole (a temporary renamed into place), caches trimmed to their newest files.
         .target(name: "KeptFiles"),
         // Map tiles without GTK: tile maths, the disk cache and its staleness, fetching, the built-in world basemap.
-        .target(name: "MapTiles", dependencies: ["WebAccess", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "MapTiles", dependencies: ["WebAccess", "KeptFiles", .product(name: "GRDB", package: "GRDB.swift")]),
         // Pin clusters per zoom level (the supercluster approach: a k-d tree per level). Pure Swift: no GTK, no store.
         .target(name: "PinClusters"),
         // Place names and search: libgeonames offline, Nominatim online, one rate limiter. No GTK.
@@ -70,13 +70,13 @@ let package = Package(
         // The model: pins, photos, viewport; migrations; photo files on disk. No GTK.
         .target(name: "TouristStore", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
         // The Flickr API: requests, decoding, errors, paging, downloads. No GTK, no store.
-        .target(name: "FlickrClient", dependencies: ["WebAccess", .product(name: "Logging", package: "swift-log"),
+        .target(name: "FlickrClient", dependencies: ["WebAccess", "KeptFiles", .product(name: "Logging", package: "swift-log"),
                                                      .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                                      .product(name: "NIOCore", package: "swift-nio"),
                                                      .product(name: "NIOHTTP1", package: "swift-nio"),
                                                      .product(name: "NIOPosix", package: "swift-nio")]),
         // Albums: search, store and download a pin's photos; no GTK, no HTTP of its own.
-        .target(name: "TouristAlbums", dependencies: ["FlickrClient", "TouristStore",
+        .target(name: "TouristAlbums", dependencies: ["FlickrClient", "TouristStore", "KeptFiles",
                                                       .product(name: "Logging", package: "swift-log")]),
         // Windows, pages and widgets.
         // Names pins: offline from libgeonames at once, refined online by Nominatim. No GTK.

@@ -1,5 +1,5 @@
 import Foundation
-import WebAccess
+import KeptFiles
 
 /// The map's tile files on disk, laid out as osm-gps-map reads them: `<folder>/Z/X/Y.png`.
 ///
@@ -38,38 +38,30 @@ public struct TileCache: Sendable {
         return now.timeIntervalSince(modified) > Self.maximumAge ? .stale : .fresh
     }
 
-    /// Writes a real tile in one step (a temporary file renamed over the old one), so the map never reads half a file.
+    /// Writes a real tile whole, over the old one, so the map never reads half a file.
     public func store(_ data: Data, for tile: TileID) throws {
-        let target = fileURL(for: tile)
-        let temporary = try writeTemporary(data, beside: target)
-        guard rename(temporary.path, target.path) == 0 else {
-            let error = POSIXError(errno)
-            unlink(temporary.path)
-            throw error
-        }
+        let target = try folderMade(for: tile)
+        try WholeFile.write(data, to: target.path, permissions: 0o644)
     }
 
     /// Puts a basemap tile where there is no file yet; never replaces one (a real tile is worth more than any
     /// stand-in). Returns false when a file was already there.
     @discardableResult
     public func storeStandIn(_ data: Data, for tile: TileID) throws -> Bool {
-        let target = fileURL(for: tile)
-        let temporary = try writeTemporary(data, beside: target)
-        defer { unlink(temporary.path) }
-        try FileManager.default.setAttributes([.modificationDate: Self.standInDate], ofItemAtPath: temporary.path)
-        // link(2) fails when the name exists, where rename(2) would replace it.
-        guard link(temporary.path, target.path) == 0 else {
-            if errno == EEXIST { return false }
-            throw POSIXError(errno)
+        let target = try folderMade(for: tile)
+        let epoch = timespec(tv_sec: Int(Self.standInDate.timeIntervalSince1970), tv_nsec: 0)
+        do {
+            try WholeFile.write(data, to: target.path, permissions: 0o644, modified: epoch, replacing: false)
+        } catch where error.code == .EEXIST {
+            return false
         }
         return true
     }
 
-    private func writeTemporary(_ data: Data, beside target: URL) throws -> URL {
-        let directory = target.deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let temporary = directory.appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString).tmp")
-        try NewFile.create(data, to: temporary.path, permissions: 0o644)
-        return temporary
+    /// The tile's file, its folder made if it was not there.
+    private func folderMade(for tile: TileID) throws -> URL {
+        let target = fileURL(for: tile)
+        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        return target
     }
 }

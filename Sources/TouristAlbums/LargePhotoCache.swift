@@ -1,5 +1,6 @@
 import FlickrClient
 import Foundation
+import KeptFiles
 import Logging
 import TouristStore
 
@@ -98,17 +99,7 @@ public final class LargePhotoCache: Sendable {
 
     /// Keeps the `capacity` most recently used files.
     func trim() {
-        let keys: Set<URLResourceKey> = [.contentModificationDateKey, .isRegularFileKey]
-        guard let files = try? FileManager.default.contentsOfDirectory(
-            at: folder, includingPropertiesForKeys: Array(keys), options: [.skipsHiddenFiles]) else { return }
-        let dated = files.compactMap { file -> (URL, Date)? in
-            guard let values = try? file.resourceValues(forKeys: keys), values.isRegularFile == true else { return nil }
-            return (file, values.contentModificationDate ?? .distantPast)
-        }
-        guard dated.count > capacity else { return }
-        for (file, _) in dated.sorted(by: { $0.1 > $1.1 }).dropFirst(capacity) {
-            try? FileManager.default.removeItem(at: file)
-        }
+        CacheTrim.keepNewest(in: folder, count: capacity)
     }
 
     /// A name made only of safe characters, from the photo's id and its URL's file name (Flickr's
