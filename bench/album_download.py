@@ -41,6 +41,10 @@ from benchlib import (App, FlickrServer, Stall, TimedClicks, TileServer, UserInp
 from harness.photo_cdn import PhotoCDN
 
 DELAY = 0.05
+# What a person can see: a display shows a new picture once a frame (60 Hz). An album on disk is whole in the first
+# frame after the click; one whose kept pictures are gone (its photos decoded) within three.
+FIRST_FRAME = 17
+THREE_FRAMES = 50
 ARRIVALS = 3  # openings per round of each kind (pointer rested; arriving and clicking at once), each after a restart
 
 
@@ -311,7 +315,7 @@ def main() -> None:
     if unopened:
         opened, floor, decoded, count = (list(column) for column in zip(*unopened))
         record("album.first_open_after_restart_of_an_album_never_opened_all_painted", statistics.median(opened), "ms",
-               floor=statistics.median(floor), floor_name=DECODE_FLOOR_NAME, goal_ratio=1.2,
+               floor=statistics.median(floor), floor_name=DECODE_FLOOR_NAME, goal=FIRST_FRAME,
                note=f"the album was fetched at its drop and never opened before the app quit; the pointer rests on "
                     f"the pin 50 ms, then clicks; photos decoded from their file on opening: {max(decoded)} of "
                     f"{count[0]}; median of {len(unopened)}")
@@ -331,7 +335,7 @@ def main() -> None:
                                             (".pointer_arrives_and_clicks", arrived,
                                              "the pointer arrives on the pin and clicks in the same instant", least)):
             record(f"album.open_with_its_kept_pictures_gone_all_painted{name}", statistics.median(figures), "ms",
-                   floor=statistics.median(floor), floor_name=DECODE_FLOOR_NAME, goal_ratio=1.2,
+                   floor=statistics.median(floor), floor_name=DECODE_FLOOR_NAME, goal=THREE_FRAMES,
                    note=f"its grid pictures deleted, as the cache's trim does past its budget; {how}; photos decoded "
                         f"from their file on opening: {min(decoded)} of {count[0]}; median of {len(figures)}{bounded}")
         if pages:
@@ -367,12 +371,12 @@ def record_http1(rounds: list[tuple[float, ...]]) -> None:
                 f"opened while it downloads: a bare GTK page of {count[0]} tiles (bench/floors/album_page.c) takes "
                 f"{statistics.median(page_turn):.1f} ms in its longest turn of the main loop, with nothing downloading")
     record("album.reopen_from_disk_all_painted", statistics.median(rested), "ms", floor=statistics.median(decoding),
-           floor_name=DECODE_FLOOR_NAME, goal_ratio=1.2,
+           floor_name=DECODE_FLOOR_NAME, goal=FIRST_FRAME,
            note=f"the pointer rests on the pin 50 ms, then clicks; requests on reopening: {max(requests)}; pictures "
                 f"read from the thumbnail cache instead of decoding the photo: {min(kept)} of {count[0]}; "
                 f"until painted on screen; median of {len(rested)}, {ARRIVALS} in each of {len(rounds)} rounds")
     record("album.reopen_from_disk_all_painted.pointer_arrives_and_clicks", statistics.median(arrived), "ms",
-           floor=statistics.median(decoding), floor_name=DECODE_FLOOR_NAME, goal_ratio=1.2,
+           floor=statistics.median(decoding), floor_name=DECODE_FLOOR_NAME, goal=FIRST_FRAME,
            note=f"the pointer arrives on the pin and clicks in the same instant; median of {len(arrived)}, "
                 f"{ARRIVALS} in each of {len(rounds)} rounds")
     # No goal of its own: where the time goes. Reading the pictures and drawing the page come one after the other.

@@ -33,15 +33,6 @@ public enum Widgets {
         gtk_container_foreach(container.container, { child, _ in if let child { gtk_widget_destroy(child) } }, nil)
     }
 
-    /// Realizes `widget` and everything in it, shown or not (internal children too), so that showing it later
-    /// costs no window making.
-    public static func realizeTree(_ widget: UnsafeMutablePointer<GtkWidget>) {
-        gtk_widget_realize(widget)
-        guard g_type_check_instance_is_a(UnsafeMutablePointer<GTypeInstance>(OpaquePointer(widget)),
-                                         gtk_container_get_type()) != 0 else { return }
-        gtk_container_forall(widget.container, { child, _ in if let child { Widgets.realizeTree(child) } }, nil)
-    }
-
     /// Adds an app's stylesheet for the default screen; `key` makes a second call with the same sheet a no-op.
     public static func installStylesheet(_ css: String, key: String) {
         guard !installedStylesheets.contains(key), let screen = gdk_screen_get_default() else { return }

@@ -233,6 +233,21 @@ final class AlbumPage {
     var shownPhotoCount: Int { grid.shownCount }
     var isNewCollectionEnabled: Bool { gtk_widget_get_sensitive(newCollectionButton) != 0 }
 
+    /// The photo grid tells screen readers whose photos these are ("Photos of Montmartre, Paris, France").
+    func setPlaceName(_ name: String) {
+        Widgets.setAccessibleName(grid.flowBox, "Photos of \(name)")
+    }
+
+    func retryAfterKeyChange() {
+        guard let pinID, case .failed = albums.activity(ofPin: pinID) else { return }
+        albums.ensureAlbum(ofPin: pinID)
+    }
+
+    /// The first photo takes the keyboard (the album was opened).
+    func focusPhotos() {
+        grid.focusFirstPhoto()
+    }
+
     // MARK: Rendering
 
     /// `pictures`: read with the album, for its tiles to show at once.

@@ -48,3 +48,17 @@ enum AlbumPageState: Equatable {
         }
     }
 }
+
+extension AlbumActivity {
+    /// The album page's status line: what is under way, else how many photos the album has and how many failed.
+    func statusText(photoCount: Int, failed: Int) -> String {
+        switch self {
+        case .searching: return "Looking for photos…"
+        case .downloading(let finished, let total): return "Downloading \(finished) of \(total)…"
+        case .idle, .failed:
+            guard photoCount > 0 else { return "" }
+            let photos = photoCount == 1 ? "1 photo" : "\(photoCount) photos"
+            return failed > 0 ? "\(photos), \(failed) could not be downloaded" : photos
+        }
+    }
+}

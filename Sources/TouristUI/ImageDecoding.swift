@@ -143,15 +143,14 @@ public enum ImageDecoding {
         guard let loader = gdk_pixbuf_loader_new() else { return .failure(.unusableImage(.damaged)) }
         defer { g_object_unref(UnsafeMutableRawPointer(loader)) }
         let header = HeaderCheck(maxPixels: maxPixels, side: shorterSide, fit: fit)
-        let box = Unmanaged.passRetained(header).toOpaque()
         let sizePrepared: @convention(c) (UnsafeMutablePointer<GdkPixbufLoader>?, Int32, Int32, UnsafeMutableRawPointer?) -> Void = {
             loader, width, height, data in
-            Unmanaged<HeaderCheck>.fromOpaque(data!).takeUnretainedValue().sizePrepared(loader, width, height)
+            ClosureBox<HeaderCheck>.from(data).body.sizePrepared(loader, width, height)
         }
+        // On this (decoding) thread, during the loader's writes below: the box is released with the loader.
         g_signal_connect_data(UnsafeMutableRawPointer(loader), "size-prepared",
-                              unsafeBitCast(sizePrepared, to: GCallback.self), box,
-                              { data, _ in Unmanaged<HeaderCheck>.fromOpaque(data!).release() },
-                              GConnectFlags(rawValue: 0))
+                              unsafeBitCast(sizePrepared, to: GCallback.self), ClosureBox(header).retainedPointer(),
+                              ClosureBox<HeaderCheck>.closureNotify, GConnectFlags(rawValue: 0))
         var error: UnsafeMutablePointer<GError>?
         let written = data.withUnsafeBytes { bytes -> Bool in
             guard let base = bytes.bindMemory(to: UInt8.self).baseAddress else { return false }

@@ -1,0 +1,29 @@
+// The album page's photo viewer: Enter on a photo, or View Larger in its menu.
+import CGtk
+import GLibSwift
+import TouristStore
+
+extension AlbumPage {
+    /// Opens the viewer on `photo`, going through the album's downloaded photos.
+    func view(_ photo: Photo) {
+        let downloaded = contents.photos.filter { $0.filePath != nil }
+        guard let index = downloaded.firstIndex(where: { $0.id == photo.id }) else {
+            notification.show("This photo has not been downloaded yet.", seconds: 4)
+            return
+        }
+        viewer.map { gtk_widget_destroy($0.window) }
+        let store = self.store
+        let viewer = PhotoViewer(photos: downloaded, index: index, parent: gtk_widget_get_toplevel(root),
+                                 resolvePath: { store.photoFileURL(relativePath: $0).path },
+                                 largePhotos: largePhotos, logger: logger)
+        viewer.window.connect(.destroy) { [weak self, weak viewer] in
+            guard let self, let viewer, self.viewer === viewer else { return }
+            self.viewer = nil
+        }
+        self.viewer = viewer
+        viewer.present()
+    }
+
+    /// The viewer, while it is open (tests).
+    var openViewer: PhotoViewer? { viewer }
+}
