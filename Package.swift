@@ -39,8 +39,7 @@ let package = Package(
                        providers: [.apt(["libosmgpsmap-1.0-dev"])]),
         .systemLibrary(name: "CGeonames", pkgConfig: "geonames",
                        providers: [.apt(["libgeonames-dev"])]),
-        // The few GLib/GTK functions Swift cannot call directly (macros, variadics, the main-queue bridge), and the
-        // album grid's kept pictures read straight into cairo images.
+        // The few GLib/GTK functions Swift cannot call directly (macros, variadics, the main-queue bridge).
         .target(name: "CShims", dependencies: ["CGtk"],
                 linkerSettings: [.linkedLibrary("dispatch")]),
         // osm-gps-map's variadic properties and the drawing layer, a GObject type Swift cannot define.
@@ -52,8 +51,9 @@ let package = Package(
         // The osm-gps-map widget as both apps use it: tile source, pin layer, pin images, gestures. No store.
         .target(name: "MapView", dependencies: ["CGtk", "COsmGpsMap", "COsmGpsMapShims", "GLibSwift", "PinClusters", "MapTiles",
                                                .product(name: "Logging", package: "swift-log")]),
-        // The apps' one HTTP stack (AsyncHTTPClient): a client per proxy, the environment's proxies and trust roots,
-        // whole-body GETs with a deadline, failures a person can act on. No GTK, no app types.
+        // HTTP for photos, Flickr, tiles and place names (AsyncHTTPClient; WebClient says why): a client per proxy,
+        // the environment's proxies and trust roots, whole-body GETs with a deadline, failures a person can act on.
+        // No GTK, no app types.
         .target(name: "WebAccess", dependencies: [.product(name: "AsyncHTTPClient", package: "async-http-client"),
                                                   .product(name: "NIOCore", package: "swift-nio"),
                                                   .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -47,10 +47,6 @@ final class PhotoClock: @unchecked Sendable {
 /// queues them for `connectionsPerHost` HTTP/1.1 connections, so the first album needs no round trip
 /// to learn which the server speaks. A stalled server, a missed deadline or an oversized body is
 /// noticed while it happens, before a body is read whole.
-///
-/// Not URLSession: on Linux it drives libcurl through dispatch sources and spent ~270 ms of CPU on 30
-/// small photos from a local server where this spends ~25 ms; on a 2-core machine that CPU came out of
-/// the album's own downloads, decodes and frames.
 final class PhotoTransfers: Sendable {
     private let web: WebClient
 

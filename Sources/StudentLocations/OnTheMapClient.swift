@@ -7,6 +7,9 @@ import FoundationNetworking
 
 /// The live On the Map API client over URLSession, for Udacity's server and self-hosted ones alike.
 ///
+/// URLSession, not the AsyncHTTPClient stack of `WebAccess`, because On the Map's specification requires Foundation's
+/// URL loading ("the networking code uses Swift's built-in NSURLSession library").
+///
 /// Writes carry the session twice: the `X-Session-Id` header (self-hosted servers; works without cookies)
 /// and the session cookie plus `X-XSRF-TOKEN` from the `XSRF-TOKEN` cookie (Udacity's server needs those).
 public final class OnTheMapClient: StudentLocationsAPI {

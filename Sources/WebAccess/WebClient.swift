@@ -22,12 +22,11 @@ public struct WebResponse: Sendable {
     }
 }
 
-/// The apps' one way onto the network: AsyncHTTPClient (SwiftNIO) for photos, Flickr searches, map tiles
-/// and place names alike, through the proxy the environment names for each address and trusting the
-/// certificate authorities `SSL_CERT_FILE` names (else the system's).
+/// HTTP for photos, Flickr searches, map tiles and place names, through the proxy the environment names
+/// for each address and trusting the certificate authorities `SSL_CERT_FILE` names (else the system's).
 ///
-/// Not URLSession: on Linux it is libcurl, whose libraries (OpenSSL, GnuTLS, LDAP, Kerberos, SSH…) cost
-/// every start about 5 ms to load before `main` runs, and whose first request waits for its set-up.
+/// AsyncHTTPClient, not URLSession, for HTTP/2 (an album's photos over one connection) and a self-contained install
+/// (URLSession on Linux is libcurl and its libraries); On the Map's API client alone uses URLSession (`OnTheMapClient`).
 public final class WebClient: @unchecked Sendable {
     // @unchecked: `clients` is guarded by `lock`; the rest is immutable.
     public let proxies: ProxySettings
