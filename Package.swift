@@ -155,6 +155,7 @@ let package = Package(
                     resources: [.copy("Server")]),
         .testTarget(name: "PinClustersTests", dependencies: ["PinClusters"]),
         .testTarget(name: "KeptFilesTests", dependencies: ["KeptFiles"]),
+        .testTarget(name: "MapViewTests", dependencies: ["MapView"]),
         // The HTTP stack against the Flickr test server's images and faults.
         .testTarget(name: "WebAccessTests", dependencies: ["WebAccess", "FlickrTestSupport"]),
         .testTarget(name: "MapTilesTests", dependencies: ["MapTiles", "FlickrTestSupport", "WebAccess",
