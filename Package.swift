@@ -48,6 +48,8 @@ let package = Package(
         .target(name: "CFlickrBuildKey"),
         // Thin Swift layer over GObject: references, signals as closures, the main-loop bridge.
         .target(name: "GLibSwift", dependencies: ["CGtk", "CShims", .product(name: "Logging", package: "swift-log")]),
+        // The desktop apps' swift-log backend: microsecond-stamped lines on standard error, the level from the environment.
+        .target(name: "AppLogging", dependencies: [.product(name: "Logging", package: "swift-log")]),
         // The osm-gps-map widget as both apps use it: tile source, pin layer, pin images, gestures. No store.
         .target(name: "MapView", dependencies: ["CGtk", "COsmGpsMap", "COsmGpsMapShims", "GLibSwift", "PinClusters", "MapTiles",
                                                .product(name: "Logging", package: "swift-log")]),
@@ -85,7 +87,7 @@ let package = Package(
         .target(name: "TouristUI", dependencies: ["CGtk", "COsmGpsMap", "CShims", "GLibSwift", "MapView", "TouristStore",
                                                  "TouristAlbums", "TouristPlaces", "Places", "FlickrClient", "WebAccess",
                                                  .product(name: "Logging", package: "swift-log")]),
-        .executableTarget(name: "virtual-tourist", dependencies: ["TouristUI", "TouristStore", "GLibSwift",
+        .executableTarget(name: "virtual-tourist", dependencies: ["TouristUI", "TouristStore", "GLibSwift", "AppLogging",
                                                                 "TouristAlbums", "FlickrClient", "CFlickrBuildKey",
                                                                 .product(name: "Logging", package: "swift-log")]),
 
@@ -97,6 +99,7 @@ let package = Package(
         .testTarget(name: "TouristAlbumsTests", dependencies: ["TouristAlbums", "FlickrClient", "TouristStore",
                                                                "FlickrTestSupport"]),
         .testTarget(name: "GLibSwiftTests", dependencies: ["GLibSwift", "CGtk"]),
+        .testTarget(name: "AppLoggingTests", dependencies: ["AppLogging"]),
         .testTarget(name: "TouristUITests", dependencies: ["TouristUI", "MapView", "TouristStore", "FlickrClient", "GLibSwift", "CGtk",
                                                      "COsmGpsMapShims"]),
 
@@ -144,7 +147,7 @@ let package = Package(
         .target(name: "OnTheMapUI", dependencies: ["CGtk", "COsmGpsMap", "CShims", "GLibSwift", "MapView",
                                                   "StudentLocations", "Places",
                                                   .product(name: "Logging", package: "swift-log")]),
-        .executableTarget(name: "on-the-map", dependencies: ["OnTheMapUI", "StudentLocations", "Places", "GLibSwift",
+        .executableTarget(name: "on-the-map", dependencies: ["OnTheMapUI", "StudentLocations", "Places", "GLibSwift", "AppLogging",
                                                            .product(name: "Logging", package: "swift-log")]),
         // Client tests against the real server, started in-process on 127.0.0.1.
         .testTarget(name: "StudentLocationsTests",

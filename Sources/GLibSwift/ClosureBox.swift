@@ -3,7 +3,7 @@ import CGtk
 /// Carries a Swift closure through a C `gpointer`. GLib owns the box (passRetained + destroy-notify),
 /// so the closure lives exactly as long as the signal connection, source or handler that calls it.
 public final class ClosureBox<Body>: @unchecked Sendable {
-    // @unchecked: the body is only ever called on the GTK (main) thread, under MainActor.assumeIsolated.
+    // @unchecked: the body runs on the GTK thread under MainActor.assumeIsolated, or is Sendable (a log route).
     public let body: Body
 
     public init(_ body: Body) { self.body = body }

@@ -47,3 +47,19 @@ public final class DesktopApplication {
         }
     }
 }
+
+extension DesktopApplication {
+    /// Answers `--version`, or `--help` and `-h` (usage, `about`, then the `environment` variables' lines), on
+    /// standard output and exits; returns when the command line asks for neither.
+    public nonisolated static func answerInformationOptions(_ arguments: [String], programName: String, version: String,
+                                                            about: String, environment: String) {
+        if arguments.contains("--version") {
+            print("\(programName) \(version)")
+            exit(0)
+        }
+        if arguments.contains("--help") || arguments.contains("-h") {
+            print("Usage: \(programName) [--version]\n\n\(about)\n\nEnvironment:\n\(environment)")
+            exit(0)
+        }
+    }
+}

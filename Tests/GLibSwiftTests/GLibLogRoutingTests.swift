@@ -73,6 +73,25 @@ final class GLibLogRoutingTests: XCTestCase {
         XCTAssertEqual(sink.all.map(\.0), [.debug, .debug])
     }
 
+    func testRoutingADomainAgainReleasesTheRouteItReplaces() {
+        weak var replaced: CapturingLogHandler?
+        do {
+            let handler = CapturingLogHandler(sink: CapturingLogHandler.Sink())
+            replaced = handler
+            GLibLogRouting.route(domain: "VTReroutedDomain", to: Logger(label: "first") { _ in handler },
+                                 warningLevel: .debug)
+        }
+        XCTAssertNotNil(replaced, "GLib's handler keeps its route")
+        let sink = CapturingLogHandler.Sink()
+        GLibLogRouting.route(domain: "VTReroutedDomain", to: Logger(label: "second") { _ in CapturingLogHandler(sink: sink) },
+                             warningLevel: .debug)
+        XCTAssertNil(replaced)
+
+        glibLog("VTReroutedDomain", G_LOG_LEVEL_WARNING, "to the second route")
+
+        XCTAssertEqual(sink.all.map(\.1), ["to the second route"])
+    }
+
     func testGMessagesDebugListsAreReadAsGLibReadsThem() {
         XCTAssertTrue(GLibLogRouting.debugMessagesWanted(for: "OsmGpsMap", environment: ["G_MESSAGES_DEBUG": "all"]))
         XCTAssertTrue(GLibLogRouting.debugMessagesWanted(for: "OsmGpsMap", environment: ["G_MESSAGES_DEBUG": "Gtk,OsmGpsMap"]))

@@ -1,5 +1,5 @@
 import Foundation
-@testable import GLibSwift
+@testable import AppLogging
 import Logging
 import XCTest
 
@@ -56,5 +56,12 @@ final class StampedLogHandlerTests: XCTestCase {
             let fraction = stamp.split(separator: ".")[1].prefix { $0.isNumber }
             XCTAssertEqual(fraction.count, 6, stamp)
         }
+    }
+
+    func testTheLevelIsTheEnvironmentsInAnyCaseElseWarning() {
+        XCTAssertEqual(StampedLogHandler.level(named: "TRACE"), .trace)
+        XCTAssertEqual(StampedLogHandler.level(named: "debug"), .debug)
+        XCTAssertEqual(StampedLogHandler.level(named: "loud"), .warning)
+        XCTAssertEqual(StampedLogHandler.level(named: nil), .warning)
     }
 }
