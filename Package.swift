@@ -92,7 +92,8 @@ let package = Package(
                                                                 .product(name: "Logging", package: "swift-log")]),
 
         .testTarget(name: "TouristStoreTests", dependencies: ["TouristStore"]),
-        // A Flickr-compatible HTTP server (Python) and helpers shared by the client and album tests.
+        // The Python test servers (Flickr- and Nominatim-compatible) and their launcher, and helpers shared by the
+        // client and album tests.
         .target(name: "FlickrTestSupport", dependencies: [.product(name: "Logging", package: "swift-log")],
                 path: "Tests/FlickrTestSupport", resources: [.copy("Server")]),
         .testTarget(name: "FlickrClientTests", dependencies: ["FlickrClient", "FlickrTestSupport", "WebAccess"]),
@@ -154,8 +155,8 @@ let package = Package(
                     dependencies: ["StudentLocations", "OnTheMapAPI", "OnTheMapServer", "ServerTestSupport"]),
         // libgeonames for real; Nominatim through a local Nominatim-compatible server (Python); also the pin
         // namer, which uses both.
-        .testTarget(name: "PlacesTests", dependencies: ["Places", "TouristPlaces", "TouristStore", "WebAccess"],
-                    resources: [.copy("Server")]),
+        .testTarget(name: "PlacesTests", dependencies: ["Places", "TouristPlaces", "TouristStore", "WebAccess",
+                                                  "FlickrTestSupport"]),
         .testTarget(name: "PinClustersTests", dependencies: ["PinClusters"]),
         .testTarget(name: "KeptFilesTests", dependencies: ["KeptFiles"]),
         .testTarget(name: "MapViewTests", dependencies: ["MapView"]),

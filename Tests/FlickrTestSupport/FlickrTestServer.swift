@@ -4,8 +4,7 @@ import FoundationNetworking
 #endif
 import XCTest
 
-/// The Flickr-compatible server in `Server/flickr_server.py`, run as a real process on a free port.
-/// The real JPEG the server hands out for every photo.
+/// The real JPEG the Flickr-compatible server hands out for every photo.
 public func sampleJPEG() throws -> Data {
     guard let folder = Bundle.module.url(forResource: "Server", withExtension: nil) else {
         throw XCTSkip("Server resources missing from the test bundle")
@@ -13,56 +12,22 @@ public func sampleJPEG() throws -> Data {
     return try Data(contentsOf: folder.appendingPathComponent("tiny.jpg"))
 }
 
+/// The Flickr-compatible server in `Server/flickr_server.py`, run as a real process on a free port.
 public final class FlickrTestServer: @unchecked Sendable {
-    public let port: Int
     public let host: String
-    private let process: Process
-    private let input: Pipe
-    private let control: URLSession
+    private let server: PythonTestServer
+    public var port: Int { server.port }
+    private var control: URLSession { server.control }
 
     /// Starts the server and waits for the port it prints. It listens on `listenHost` (an address or a
     /// name resolved by the server); `host` is how URLs spell the server's address.
     public init(listenHost: String = "127.0.0.1", host: String = "127.0.0.1") throws {
-        guard let folder = Bundle.module.url(forResource: "Server", withExtension: nil) else {
-            throw XCTSkip("Server resources missing from the test bundle")
-        }
-        let script = folder.appendingPathComponent("flickr_server.py")
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, "--port", "0", "--host", listenHost, "--exit-on-stdin-eof"]
-        let output = Pipe()
-        input = Pipe()
-        process.standardOutput = output
-        process.standardInput = input
-        try process.run()
-
-        var line = Data()
-        while !line.contains(0x0A) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }  // EOF: the server died before printing its port
-            line.append(chunk)
-        }
-        guard let text = String(data: line, encoding: .utf8)?.split(separator: "\n").first,
-              let port = Int(text.trimmingCharacters(in: .whitespaces)) else {
-            process.terminate()
-            throw NSError(domain: "FlickrTestServer", code: 1,
-                          userInfo: [NSLocalizedDescriptionKey: "flickr_server.py did not print its port"])
-        }
-        self.port = port
+        server = try PythonTestServer(script: "flickr_server.py", arguments: ["--host", listenHost])
         self.host = host
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 5
-        control = URLSession(configuration: configuration)
     }
 
-    /// Ends the server. Polls rather than `waitUntilExit()`, which needs a run loop and can hang when
-    /// called from a task.
     public func stop() {
-        try? input.fileHandleForWriting.close()  // the server exits on stdin EOF…
-        if process.isRunning { process.terminate() }  // …and on SIGTERM
-        let deadline = Date().addingTimeInterval(3)
-        while process.isRunning && Date() < deadline { usleep(2_000) }
-        control.invalidateAndCancel()
+        server.stop()
     }
 
     public var baseURL: URL { URL(string: "http://\(host):\(port)")! }

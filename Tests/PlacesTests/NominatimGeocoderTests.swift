@@ -1,3 +1,4 @@
+import FlickrTestSupport
 import Foundation
 @testable import Places
 import XCTest
@@ -155,7 +156,7 @@ final class NominatimGeocoderTests: NominatimServerTestCase {
     }
 
     func testARefusedPortIsUnreachable() async throws {
-        let endpoint = URL(string: "http://127.0.0.1:\(try refusedLocalPort())/")!
+        let endpoint = URL(string: "http://127.0.0.1:\(try closedLocalPort())/")!
         await assertThrows(try await makeGeocoder(endpoint: endpoint).search("Eiffel Tower")) { error in
             XCTAssertEqual(error, .geocoderUnreachable(query: "Eiffel Tower"))
         }

@@ -1,3 +1,4 @@
+import FlickrTestSupport
 import Foundation
 @testable import Places
 import TouristPlaces
@@ -75,7 +76,7 @@ final class PinNamerTests: NominatimServerTestCase {
         let asked = try await server.requests().filter { $0.path == "/reverse" }.count
         XCTAssertEqual(asked, 1, "paused after the failure instead of asking about pin after pin")
 
-        let refused = NominatimGeocoder(endpoint: URL(string: "http://127.0.0.1:\(try refusedLocalPort())/")!,
+        let refused = NominatimGeocoder(endpoint: URL(string: "http://127.0.0.1:\(try closedLocalPort())/")!,
                                         userAgent: testUserAgent, timeout: quickTimeout,
                                         limiter: RequestRateLimiter(minimumInterval: .milliseconds(10)))
         let unreachable = PinNamer(database: database, online: refused)

@@ -1,3 +1,4 @@
+import FlickrTestSupport
 import Foundation
 @testable import Places
 import XCTest
@@ -49,7 +50,7 @@ final class PlaceFinderTests: NominatimServerTestCase {
     }
 
     func testUnreachableWithNoCityInTheTextSaysSo() async throws {
-        let endpoint = URL(string: "http://127.0.0.1:\(try refusedLocalPort())/")!
+        let endpoint = URL(string: "http://127.0.0.1:\(try closedLocalPort())/")!
         await assertThrows(try await makeFinder(endpoint: endpoint).find("Eiffel Tower")) { error in
             XCTAssertEqual(error, .geocoderUnreachable(query: "Eiffel Tower"))
             XCTAssertTrue(error.description.contains("“Eiffel Tower”"))

@@ -1,3 +1,4 @@
+import FlickrTestSupport
 import Foundation
 @testable import Places
 import XCTest
@@ -53,7 +54,7 @@ final class ReverseGeocodingTests: NominatimServerTestCase {
     }
 
     func testARefusedPortIsUnreachable() async throws {
-        let geocoder = NominatimGeocoder(endpoint: URL(string: "http://127.0.0.1:\(try refusedLocalPort())/")!,
+        let geocoder = NominatimGeocoder(endpoint: URL(string: "http://127.0.0.1:\(try closedLocalPort())/")!,
                                          userAgent: testUserAgent, timeout: quickTimeout,
                                          limiter: RequestRateLimiter(minimumInterval: .milliseconds(10)))
         await assertThrows(try await geocoder.reverse(latitude: 1, longitude: 2)) { error in

@@ -123,7 +123,7 @@ def on_the_map_server(on_the_map_class: otm.SeededClass, tmp_path: Path, artifac
 
 @pytest.fixture
 def nominatim():
-    """Tests/PlacesTests/Server/nominatim_server.py on a free port (skips until that file exists)."""
+    """Tests/FlickrTestSupport/Server/nominatim_server.py on a free port (skips until that file exists)."""
     if not otm.NOMINATIM_STUB.exists():
         pytest.skip(f"no Nominatim stub at {otm.NOMINATIM_STUB}")
     stub = otm.NominatimStub()

@@ -23,18 +23,17 @@ way round. "farm" alternates number/string. {"insecure_url_n": true} (POST /__co
 url_n a plain-http address on another host, which clients must not use.
 """
 
-import argparse
 import functools
 import hashlib
 import json
 import math
 import os
 import socket
-import sys
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import urlsplit
+
+from local_http_server import QuietHandler, command_line, serve
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 with open(os.path.join(HERE, "tiny.jpg"), "rb") as image_file:
@@ -272,40 +271,18 @@ def search(base_url, query):
     return {"photos": dict(paging, photo=photos), "stat": "ok"}
 
 
-class Handler(BaseHTTPRequestHandler):
+class Handler(QuietHandler):
     server_version = "FakeFlickr/1.0"
-
-    def log_message(self, *args):
-        pass
+    log_lock = STATE.lock
 
     # MARK: plumbing
 
-    def send_body(self, status, body, content_type, headers=None):
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(body)))
-        for name, value in (headers or {}).items():
-            self.send_header(name, value)
-        self.end_headers()
-        self.wfile.write(body)
-        self.record_status(status)
-
-    def send_json(self, obj, status=200):
-        self.send_body(status, json.dumps(obj).encode(), "application/json")
-
-    def record_status(self, status):
-        entry = getattr(self, "log_entry", None)
-        if entry is not None:
-            with STATE.lock:
-                entry["status"] = status
-
     def begin(self, kind):
-        parts = urlsplit(self.path)
-        query = {name: values[-1] for name, values in parse_qs(parts.query, keep_blank_values=True).items()}
+        path, query = self.path_and_query()
         self.log_entry = {
             "kind": kind,
             "method": self.command,
-            "path": parts.path,
+            "path": path,
             "query": query,
             "user_agent": self.headers.get("User-Agent"),
             "time": time.time(),
@@ -313,7 +290,7 @@ class Handler(BaseHTTPRequestHandler):
         }
         with STATE.lock:
             STATE.requests.append(self.log_entry)
-        return parts.path, query
+        return path, query
 
     def base_url(self):
         return "http://127.0.0.1:%d" % self.server.server_address[1]
@@ -495,42 +472,15 @@ def _stream_zeros(handler, length):
         pass  # the client refused the body, as it should
 
 
-class Server(ThreadingHTTPServer):
-    daemon_threads = True
-    allow_reuse_address = True
-    # A CDN in front asks for a whole album at once; the default backlog of 5 dropped connections
-    # (each retried a second later).
-    request_queue_size = 128
-
-    def handle_error(self, request, client_address):
-        pass  # clients that hang up (time-outs, cancellation) are expected here
-
-
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--port", type=int, default=0)
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    parser.add_argument("--exit-on-stdin-eof", action="store_true",
-                        help="exit when stdin closes (so a crashed test run leaves no server behind)")
+    parser = command_line(__doc__)
     parser.add_argument("--distinct-images", action="store_true",
                         help="a different JPEG per photo (needs Pillow), as /__control's distinct_images")
     options = parser.parse_args()
     STATE.distinct_images = options.distinct_images
     if options.distinct_images:
         photo_jpeg("warm-up.jpg")  # Pillow's import and its font, before the first client waits for them
-
-    server = Server((options.host, options.port), Handler)
-    print(server.server_address[1], flush=True)
-    if options.exit_on_stdin_eof:
-        def watch_stdin():
-            while sys.stdin.buffer.read(1024):
-                pass
-            os._exit(0)
-        threading.Thread(target=watch_stdin, daemon=True).start()
-    try:
-        server.serve_forever(poll_interval=0.05)
-    except KeyboardInterrupt:
-        pass
+    serve(options, Handler)
 
 
 if __name__ == "__main__":

@@ -4,28 +4,14 @@ process: the app reaches it through VIRTUAL_TOURIST_FLICKR_URL, like any other e
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import urllib.request
-from pathlib import Path
 
-from .processes import stop_process
-
-SCRIPT = Path(__file__).resolve().parents[2] / "FlickrTestSupport" / "Server" / "flickr_server.py"
+from .local_servers import PythonTestServer
 
 
-class FlickrServer:
+class FlickrServer(PythonTestServer):
     def __init__(self, distinct_images: bool = True) -> None:
-        command = [sys.executable, str(SCRIPT), "--port", "0", "--exit-on-stdin-eof"]
-        if distinct_images:
-            command.append("--distinct-images")
-        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=subprocess.DEVNULL)
-        line = self.process.stdout.readline()
-        if not line.strip():
-            stop_process(self.process)
-            raise RuntimeError("flickr_server.py did not print its port")
-        self.port = int(line)
+        super().__init__("flickr_server.py", ["--distinct-images"] if distinct_images else [])
 
     @property
     def base_url(self) -> str:
@@ -48,6 +34,3 @@ class FlickrServer:
     def requests(self, kind: str | None = None) -> list[dict]:
         entries = self.log()["requests"]
         return [entry for entry in entries if kind is None or entry["kind"] == kind]
-
-    def stop(self) -> None:
-        stop_process(self.process)

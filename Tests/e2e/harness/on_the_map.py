@@ -12,7 +12,6 @@ import os
 import re
 import sqlite3
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -20,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .browser import FakeBrowser
+from .local_servers import FOLDER as TEST_SERVERS, PythonTestServer
 from .processes import stop_process
 from .waiting import GiveUp, wait_until
 from .xdotool import xdotool
@@ -27,7 +27,7 @@ from .xdotool import xdotool
 REPO = Path(__file__).resolve().parents[3]
 APP_NAME = "on-the-map"
 WINDOW_TITLE = "On the Map"
-NOMINATIM_STUB = REPO / "Tests" / "PlacesTests" / "Server" / "nominatim_server.py"
+NOMINATIM_STUB = TEST_SERVERS / "nominatim_server.py"
 PREFIX = b")]}'\n"  # starts every /v1/session and /v1/users answer
 
 
@@ -323,19 +323,12 @@ def seed_class(folder: Path, binary: Path | None = None) -> SeededClass:
 # MARK: - The place search
 
 
-class NominatimStub:
-    """Tests/PlacesTests/Server/nominatim_server.py: a Nominatim-compatible server on 127.0.0.1."""
+class NominatimStub(PythonTestServer):
+    """Tests/FlickrTestSupport/Server/nominatim_server.py: a Nominatim-compatible server on 127.0.0.1."""
 
     def __init__(self, places_file: Path | None = None) -> None:
-        arguments = [sys.executable, str(NOMINATIM_STUB), "--port", "0", "--host", "127.0.0.1", "--exit-on-stdin-eof"]
-        if places_file:
-            arguments += ["--places", str(places_file)]
-        self.process = subprocess.Popen(arguments, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        line = self.process.stdout.readline().decode().strip()
-        if not line.isdigit():
-            self.stop()
-            raise RuntimeError(f"the Nominatim stub did not print its port (got {line!r})")
-        self.port = int(line)
+        places = ["--places", str(places_file)] if places_file else []
+        super().__init__(NOMINATIM_STUB.name, ["--host", "127.0.0.1", *places])
 
     @property
     def url(self) -> str:
@@ -344,14 +337,6 @@ class NominatimStub:
 
     def requests(self) -> list[dict]:
         return http("GET", self.url + "__requests")[1]
-
-    def stop(self) -> None:
-        if self.process.stdin and not self.process.stdin.closed:
-            self.process.stdin.close()  # --exit-on-stdin-eof: it exits by itself
-        try:
-            self.process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            stop_process(self.process)
 
 
 # MARK: - The app

@@ -37,15 +37,12 @@ Test controls (GET or POST; never recorded):
   /__places  (POST)        a JSON list like --places FILE, added to the table
 """
 
-import argparse
 import json
 import math
-import os
-import sys
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import parse_qs, urlsplit
+
+from local_http_server import QuietHandler, command_line, serve
 
 BUILT_IN_PLACES = [
     {"query": "1600 Amphitheatre Parkway, Mountain View", "lat": 37.4220, "lon": -122.0841,
@@ -160,27 +157,12 @@ def distance_km(lat1, lon1, lat2, lon2):
     return 6371 * 2 * math.asin(math.sqrt(a))
 
 
-class Handler(BaseHTTPRequestHandler):
+class Handler(QuietHandler):
     server_version = "FakeNominatim/1.0"
     protocol_version = "HTTP/1.1"
-
-    def log_message(self, *args):
-        pass
-
-    def send_body(self, status, body, content_type):
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("Access-Control-Allow-Origin", "*")
-        self.end_headers()
-        self.wfile.write(body)
-        entry = getattr(self, "log_entry", None)
-        if entry is not None:
-            with STATE.lock:
-                entry["status"] = status
-
-    def send_json(self, obj, status=200):
-        self.send_body(status, json.dumps(obj, ensure_ascii=False).encode("utf-8"), "application/json; charset=utf-8")
+    log_lock = STATE.lock
+    extra_headers = {"Access-Control-Allow-Origin": "*"}
+    json_content_type = "application/json; charset=utf-8"
 
     def do_GET(self):
         self.route()
@@ -190,12 +172,11 @@ class Handler(BaseHTTPRequestHandler):
 
     def route(self):
         try:
-            parts = urlsplit(self.path)
-            query = {name: values[-1] for name, values in parse_qs(parts.query, keep_blank_values=True).items()}
+            path, query = self.path_and_query()
             body = b""
             if self.command == "POST":
                 body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
-            path = parts.path.rstrip("/") or "/"
+            path = path.rstrip("/") or "/"
             if path.startswith("/__"):
                 self.control(path, query, body)
             else:
@@ -309,20 +290,8 @@ class Handler(BaseHTTPRequestHandler):
         self.send_json(result(nearby[0][2], 0, format_name, address=query.get("addressdetails", "1") != "0"))
 
 
-class Server(ThreadingHTTPServer):
-    daemon_threads = True
-    allow_reuse_address = True
-
-    def handle_error(self, request, client_address):
-        pass  # clients that hang up (time-outs, cancellation) are expected
-
-
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--port", type=int, default=0, help="port to listen on (0: any free port)")
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    parser.add_argument("--exit-on-stdin-eof", action="store_true",
-                        help="exit when stdin closes (so a crashed test run leaves no server behind)")
+    parser = command_line(__doc__)
     parser.add_argument("--places", metavar="FILE",
                         help='JSON list of {"query", "lat", "lon", "display_name", ["address"]} added to the built-in table')
     options = parser.parse_args()
@@ -331,19 +300,7 @@ def main():
     if options.places:
         with open(options.places, encoding="utf-8") as places_file:
             STATE.add_places(json.load(places_file))
-
-    server = Server((options.host, options.port), Handler)
-    print(server.server_address[1], flush=True)
-    if options.exit_on_stdin_eof:
-        def watch_stdin():
-            while sys.stdin.buffer.read(1024):
-                pass
-            os._exit(0)
-        threading.Thread(target=watch_stdin, daemon=True).start()
-    try:
-        server.serve_forever(poll_interval=0.05)
-    except KeyboardInterrupt:
-        pass
+    serve(options, Handler)
 
 
 if __name__ == "__main__":
