@@ -156,10 +156,10 @@ final class AlbumPage {
     /// rows and its photos' pictures are in the grid, so that its first frame shows it whole, or after `readyWait`.
     func show(pinID: Int64, present: @escaping () -> Void) {
         if case .opening(_, let deadline) = phase { deadline.cancel() }
+        albums.ensureAlbum(ofPin: pinID) // downloads only what is missing
         if pinID == self.pinID, isRead { // the album shown last, kept up to date while hidden
             phase = .shown
             present()
-            albums.ensureAlbum(ofPin: pinID)
             return
         }
         let deadline = Timeout.after(milliseconds: Self.readyWait) { [weak self] in self?.finishOpening() }
@@ -190,7 +190,6 @@ final class AlbumPage {
                 guard let self, self.pinID == pinID else { return }
                 self.arrived(contents)
             })
-            self.albums.ensureAlbum(ofPin: pinID) // downloads only what is missing
         }
     }
 

@@ -164,7 +164,6 @@ final class PhotoGrid {
 
     private func focus(at index: Int) {
         if let child = gtk_flow_box_get_child_at_index(flowBox.cast(), Int32(index)) {
-            tile(for: UnsafeMutableRawPointer(child))?.describeNow()
             gtk_widget_grab_focus(child.widget)
         }
     }

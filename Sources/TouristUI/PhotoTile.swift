@@ -90,7 +90,7 @@ final class PhotoTile {
     @discardableResult
     func update(_ photo: Photo, failed: Bool) -> String? {
         self.photo = photo
-        describeSoon(failed: failed)
+        describe(failed: failed)
         if let path = photo.filePath {
             switch state {
             case .loading(let current) where current == path, .shown(let current) where current == path:
@@ -134,7 +134,7 @@ final class PhotoTile {
         guard lifetime.isAlive, state == .loading(path: relativePath) else { return false }
         guard let picture else {
             state = .failed
-            describeSoon(failed: true)
+            describe(failed: true)
             showFailed()
             return false
         }
@@ -145,31 +145,7 @@ final class PhotoTile {
         return true
     }
 
-    /// The tile's accessible name and tooltip follow its photo once the main loop is idle, after the frame that shows
-    /// it: an album's first frame does not wait for thirty names and tooltips (and their announcements on the
-    /// accessibility bus, and the tooltips' event masks when the tiles are realized). `describeNow` does it at once.
-    private func describeSoon(failed: Bool) {
-        pendingFailed = failed
-        guard describing == nil else { return }
-        describing = Timeout.whenIdle { [weak self] in
-            guard let self else { return }
-            self.describing = nil
-            self.describe(failed: self.pendingFailed)
-        }
-    }
-
-    private var describing: Timeout?
-    private var pendingFailed = false
-
-    /// Describes the tile now, if a description is waiting (it is about to take the keyboard focus, whose move a
-    /// screen reader announces with its name).
-    func describeNow() {
-        guard let describing else { return }
-        describing.cancel()
-        self.describing = nil
-        describe(failed: pendingFailed)
-    }
-
+    /// The tile's accessible name and tooltip follow its photo.
     private func describe(failed: Bool) {
         // The grid re-renders on every photo that arrives: only a real change reaches GTK (and,
         // for the name, every screen reader listening on the bus).
