@@ -128,18 +128,14 @@ public final class TouristApplication {
         loadImageFormatsSoon()
     }
 
-    /// GTK's icons, and the formats of Flickr's photos and of the map's tiles: the first album's first photo
-    /// would otherwise wait on the main loop for its decoder's module to load. Loaded in the background once
-    /// the window's first frames are out: while it starts, the app needs both cores for itself (and the X server).
+    /// Loads the image decoders and GTK's icons after the first frames, so no photo waits on the main loop for one.
     private func loadImageFormatsSoon() {
         guard !imageFormatsRequested else { return }
         imageFormatsRequested = true
         Timeout.after(milliseconds: 250) { ImageLoaders.preload(["svg", "jpeg", "png"]) }
     }
 
-    /// Files a kill left in the photos folder without a row go in the background, once the window
-    /// is up: the sweep grows with the library, so it never runs before the first frame or on the
-    /// main thread, and it cannot race a download (see `removeOrphanedPhotoFiles`).
+    /// Removes photo files a kill left without a row, in the background after start-up: it grows with the library.
     private func sweepOrphanedFilesSoon(_ context: AppContext) {
         guard let database = context.database else { return }
         let logger = self.logger
@@ -168,8 +164,7 @@ public final class TouristApplication {
         }
     }
 
-    /// Ctrl+Q and signals close the window as its close button does, so every way out saves alike;
-    /// the application ends with its last window (quitting the loop at once would skip the saving).
+    /// Ctrl+Q and signals close the window as its close button does, so every way out saves; the app ends with it.
     private func quit() {
         if let mainWindow, mainWindow.isOpen {
             mainWindow.close()
