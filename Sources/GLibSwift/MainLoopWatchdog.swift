@@ -6,13 +6,11 @@ import Glibc
 import Musl
 #endif
 
-/// Measures how late the main loop runs a short repeating timer: lateness is time the loop was
-/// busy (a stall). For diagnosis and benchmarks; costs one wake-up per interval.
+/// Measures how late the main loop runs a short repeating timer: lateness is time the loop was busy (a stall).
+/// Which stalls matter and what to do with them is the caller's: it gives the threshold and the report.
 ///
-/// A stall is work (the main thread running: layout, drawing, handlers), waiting for a core (other threads or
-/// processes holding them), or waiting on something (a reply the main thread blocked on, such as the X server's).
-/// Each stall is reported with the main thread's CPU time and its time waiting for a core since the previous
-/// tick, so a reader can tell them apart; what is left of that span it slept (idle before the stall, or blocked).
+/// Each stall comes with the main thread's CPU time and its time waiting for a core since the previous tick, so
+/// work, a busy machine and a blocking wait (such as on the X server) can be told apart.
 @MainActor
 public final class MainLoopWatchdog {
     /// One late tick.
@@ -43,8 +41,8 @@ public final class MainLoopWatchdog {
     private let state: State
     private var sourceID: guint = 0
 
-    /// Reports every stall longer than `thresholdMilliseconds`.
-    public init(intervalMilliseconds: UInt32 = 5, thresholdMilliseconds: Double = 20,
+    /// Reports every stall longer than `thresholdMilliseconds`; one wake-up per `intervalMilliseconds`.
+    public init(intervalMilliseconds: UInt32 = 5, thresholdMilliseconds: Double,
                 report: @escaping @MainActor (Stall) -> Void) {
         let state = State(interval: intervalMilliseconds)
         self.state = state

@@ -78,7 +78,7 @@ final class MainLoopWatchdogTests: XCTestCase {
             let watchdog: MainLoopWatchdog = {
                 let canary = ReportCanary()
                 weakCanary = canary
-                return MainLoopWatchdog { _ in _ = canary }
+                return MainLoopWatchdog(thresholdMilliseconds: 20) { _ in _ = canary }
             }()
             XCTAssertNotNil(weakCanary, "GLib keeps the report while the watchdog ticks")
 
