@@ -3,10 +3,10 @@ in, No Images, New Collection, click-to-delete, reopening from disk, and the API
 
 from __future__ import annotations
 
-import time
-
 from harness.accessibility import AccessibleApp
 from harness.map import drop_pin, map_box
+from harness.screenshots import shows_near, wait_until_screen_shows
+from test_pins import is_pin_red
 
 LOADING = "Photo loading"
 
@@ -28,6 +28,11 @@ def tile_names(accessible: AccessibleApp) -> list[str]:
 
 def new_collection_enabled(accessible: AccessibleApp) -> bool:
     return accessible.find("New Collection", "push button").sensitive
+
+
+def wait_until_pin_drawn(app, head: tuple[int, int]) -> None:
+    """Waits until the map shows the pin whose head is at `head`: the app is up and the pin can be clicked."""
+    wait_until_screen_shows(app, lambda image: shows_near(image, head, is_pin_red), f"the map drew the pin at {head}")
 
 
 def wait_for_complete_album(app, accessible, pin_id: int, timeout: float = 30) -> list[tuple]:
@@ -164,7 +169,7 @@ def test_an_album_on_disk_reopens_at_once_without_any_request(app, flickr, user,
 
     app.start()
     accessible = AccessibleApp()
-    time.sleep(1)
+    wait_until_pin_drawn(app, head)
     user.click(*head)
     accessible.find("Back", "push button")
     wait_for_complete_album(app, accessible, pin[0], timeout=5)
@@ -178,7 +183,8 @@ def test_deleting_a_pin_removes_its_photos_and_files(app, flickr, user, accessib
     user.click(*head)
     wait_for_complete_album(app, accessible, pin[0])
     accessible.click("Back")
-    time.sleep(0.6)
+    app.wait_until(lambda: not accessible.exists("Back", "push button"), 5, "the map is back on screen")
+    wait_until_pin_drawn(app, head)  # the page has slid away: the right-click lands on the pin
     assert app.photo_files()
 
     user.click(*head, button=3)
@@ -303,7 +309,7 @@ def test_killing_the_app_mid_download_loses_nothing(app, flickr, user, accessibl
     app.start()
     accessible = AccessibleApp()
     assert not [path for path in app.photo_files() if path.suffix == ".part"], "start-up sweeps partial files"
-    time.sleep(1)
+    wait_until_pin_drawn(app, head)
     user.click(*head)
     photos = wait_for_complete_album(app, accessible, pin[0])
     assert [row[0] for row in photos] == [row[0] for row in rows], "the same album, resumed"

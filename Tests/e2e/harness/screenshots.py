@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 from pathlib import Path
+from typing import Callable
 
 from PIL import Image, ImageChops
 
@@ -66,3 +67,22 @@ def fraction_differing(a: Image.Image, b: Image.Image, tolerance: int = 24, max_
             shifted = b.crop((inner[0] + dx, inner[1] + dy, inner[2] + dx, inner[3] + dy))
             best = min(best, _differing_pixel_count(reference, shifted, tolerance))
     return best / area
+
+
+def shows_near(image: Image.Image, point: tuple[int, int], is_colour: Callable[[tuple], bool],
+               radius: int = 6) -> bool:
+    """Whether `image` has a pixel of the colour within `radius` pixels of `point` (e.g. a pin's head)."""
+    x, y = point
+    return any(is_colour(image.getpixel((x + dx, y + dy)))
+               for dx in range(-radius, radius + 1) for dy in range(-radius, radius + 1))
+
+
+def wait_until_screen_shows(app, shows: Callable[[Image.Image], bool], message: str, timeout: float = 15.0):
+    """Captures the screen until `shows` holds for what it shows (e.g. the map has drawn a pin); returns that
+    capture. `app` is either app of the harness (its display and its own folder for the captures)."""
+    path = app.home / "screen-check.png"
+
+    def capture_showing() -> Image.Image | None:
+        image = capture_screen(app.display, path)
+        return image if shows(image) else None
+    return app.wait_until(capture_showing, timeout, message)
