@@ -21,9 +21,20 @@ final class AlbumServiceRaceTests: AlbumServiceTestCase {
     }
 
     @MainActor
-    private func waitUntil(_ condition: () throws -> Bool, seconds: Double = 10) async rethrows {
+    private func waitUntil(_ condition: () throws -> Bool, seconds: Double = 10,
+                           file: StaticString = #filePath, line: UInt = #line) async rethrows {
         let deadline = Date().addingTimeInterval(seconds)
-        while try !condition(), Date() < deadline { try? await Task.sleep(nanoseconds: 20_000_000) }
+        while try !condition() {
+            guard Date() < deadline else { return XCTFail("not so within \(seconds) s", file: file, line: line) }
+            try? await Task.sleep(nanoseconds: 20_000_000)
+        }
+    }
+
+    /// The pin's album is saved, nothing runs for it, and every photo has its file.
+    @MainActor
+    private func albumIsWhole(ofPin pinID: Int64, _ service: AlbumService) throws -> Bool {
+        try database.albumContents(ofPin: pinID).album != nil && !service.activity(ofPin: pinID).isBusy
+            && database.photos(ofPin: pinID).allSatisfy { $0.filePath != nil }
     }
 
     /// The pin's album is whole and of `place`: photos a search there lists, every one downloaded, its files
@@ -68,8 +79,7 @@ final class AlbumServiceRaceTests: AlbumServiceTestCase {
         // The user drops the pin somewhere else (as PinWriter does it).
         try database.movePin(id: pinID, latitude: rome.latitude, longitude: rome.longitude, clearingAlbum: true)
         try await server.configure(["image_delay": 0])
-        try await waitUntil { try database.albumContents(ofPin: pinID).album != nil && !service.activity(ofPin: pinID).isBusy
-            && database.photos(ofPin: pinID).allSatisfy { $0.filePath != nil } }
+        try await waitUntil { try albumIsWhole(ofPin: pinID, service) }
         await service.waitUntilIdle(pinID: pinID)
 
         try await assertWholeAlbum(ofPin: pinID, at: rome, service)
@@ -106,13 +116,17 @@ final class AlbumServiceRaceTests: AlbumServiceTestCase {
         let pinID = try insertPin(latitude: paris.latitude, longitude: paris.longitude)
         service.ensureAlbum(ofPin: pinID)
         try await server.waitForLog { !$0.searches.isEmpty }
+        let parisAsked = ContinuousClock.now
 
         try database.movePin(id: pinID, latitude: rome.latitude, longitude: rome.longitude, clearingAlbum: true)
-        try await Task.sleep(nanoseconds: 1_500_000_000) // the slow Paris answer has arrived by now
+        try await waitUntil { try albumIsWhole(ofPin: pinID, service) }
         await service.waitUntilIdle(pinID: pinID)
+        // A pause, not a wait: the Paris answer is sent 1 s after it was asked, and a save of it would land by then.
+        try await Task.sleep(until: parisAsked + .seconds(1.5), clock: .continuous)
 
         let expected = try await Self.flickrIds(at: rome, from: server.restURL)
         let photos = try database.photos(ofPin: pinID)
+        XCTAssertFalse(photos.isEmpty, "the album follows the pin to Rome")
         XCTAssertTrue(Set(photos.map(\.flickrId)).isSubset(of: expected), "the Paris answer was not saved for Rome")
         try assertFilesFollowRows(pinID: pinID)
     }
@@ -143,8 +157,7 @@ final class AlbumServiceRaceTests: AlbumServiceTestCase {
 
         // Dragged far away before the button was released (as PinWriter writes it).
         try database.movePin(id: pinID, latitude: rome.latitude, longitude: rome.longitude, clearingAlbum: true)
-        try await waitUntil { try database.albumContents(ofPin: pinID).album != nil && !service.activity(ofPin: pinID).isBusy
-            && database.photos(ofPin: pinID).allSatisfy { $0.filePath != nil } }
+        try await waitUntil { try albumIsWhole(ofPin: pinID, service) }
         await service.waitUntilIdle(pinID: pinID)
 
         try await assertWholeAlbum(ofPin: pinID, at: rome, service) // the Paris answer was not saved for Rome
@@ -165,7 +178,7 @@ final class AlbumServiceRaceTests: AlbumServiceTestCase {
 
         XCTAssertLessThan(Date().timeIntervalSince(started), 2, "the downloads stopped; they were not awaited")
         XCTAssertEqual(service.activity(ofPin: pinID), .idle)
-        try await Task.sleep(nanoseconds: 1_200_000_000) // any request still on the wire ends
+        try await waitForEveryImageAnswer()
         XCTAssertEqual(filesOnDisk(pinID: pinID), [])
         XCTAssertEqual(stagedFiles, [])
     }
@@ -183,7 +196,7 @@ final class AlbumServiceRaceTests: AlbumServiceTestCase {
         service.cancel(pinID: pinID) // the user leaves; the run is cancelled mid-download
         service.newCollection(ofPin: pinID)
         await service.waitUntilIdle(pinID: pinID)
-        try await Task.sleep(nanoseconds: 500_000_000) // the cancelled run's last requests end
+        try await waitForEveryImageAnswer()
 
         XCTAssertEqual(service.activity(ofPin: pinID), .idle)
         XCTAssertTrue(try database.photos(ofPin: pinID).allSatisfy { $0.filePath != nil })
