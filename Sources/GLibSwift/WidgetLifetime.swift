@@ -33,6 +33,14 @@ public final class WidgetLifetime {
         onDestroy { withExtendedLifetime(owner) {} }
     }
 
+    /// Destroys the widget with `owner`: for a widget no container destroys, such as a popup menu (a toplevel of its
+    /// own, which GTK keeps when the widget it is attached to goes).
+    public func destroy(with owner: some GObjectPointer) {
+        owner.connect(.destroy) { [self] in
+            if isAlive { gtk_widget_destroy(object.assumingMemoryBound(to: GtkWidget.self)) }
+        }
+    }
+
     private func destroyed() {
         guard isAlive else { return }
         isAlive = false

@@ -296,7 +296,7 @@ final class PinMenu {
     var onOpen: ((PinMark) -> Void)?
     var onDelete: ((PinMark) -> Void)?
 
-    /// The menu is attached to `widget`, which destroys it as it goes.
+    /// The menu is attached to `widget`, and destroyed with it.
     init(attachedTo widget: UnsafeMutablePointer<GtkWidget>) {
         menu = gtk_menu_new()
         lifetime = WidgetLifetime(menu)
@@ -312,6 +312,7 @@ final class PinMenu {
             if let self, let target = self.target { self.onDelete?(target) }
         }
         gtk_menu_attach_to_widget(menu.cast(), widget, nil)
+        lifetime.destroy(with: widget)
     }
 
     func popup(for mark: PinMark, event: UnsafeMutablePointer<GdkEvent>) {

@@ -6,12 +6,14 @@ import GLibSwift
 @MainActor
 final class StatusPage {
     let root: UnsafeMutablePointer<GtkWidget>
+    private let lifetime: WidgetLifetime
     private let titleLabel: UnsafeMutablePointer<GtkWidget>
     private let descriptionLabel: UnsafeMutablePointer<GtkWidget>
     private let image: UnsafeMutablePointer<GtkWidget>
 
     init(icon: String, title: String, description: String) {
         root = gtk_box_new(GTK_ORIENTATION_VERTICAL, 12)
+        lifetime = WidgetLifetime(root)
         gtk_widget_set_halign(root, GTK_ALIGN_CENTER)
         gtk_widget_set_valign(root, GTK_ALIGN_CENTER)
         Widgets.setMargins(root, 36)
@@ -32,6 +34,7 @@ final class StatusPage {
 
     /// `description` is plain text; web addresses in it become links.
     func update(icon: String? = nil, title: String, description: String) {
+        guard lifetime.isAlive else { return }
         if let icon { gtk_image_set_from_icon_name(image.cast(), icon, GTK_ICON_SIZE_DIALOG) }
         gtk_label_set_text(titleLabel.cast(), title)
         gtk_label_set_markup(descriptionLabel.cast(), Self.linkified(description))

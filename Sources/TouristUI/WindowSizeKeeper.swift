@@ -9,6 +9,7 @@ import TouristStore
 @MainActor
 final class WindowSizeKeeper {
     private let window: UnsafeMutablePointer<GtkWidget>
+    private let lifetime: WidgetLifetime
     private let store: (any ViewStateStore)?
     private let logger: Logger
     private var trackedSize = MainWindow.defaultSize
@@ -20,6 +21,7 @@ final class WindowSizeKeeper {
     /// starts following its changes.
     init(window: UnsafeMutablePointer<GtkWidget>, saved: WindowState?, store: (any ViewStateStore)?, logger: Logger) {
         self.window = window
+        lifetime = WidgetLifetime(window)
         self.store = store
         self.logger = logger
         if let state = saved, state.width >= 360, state.height >= 300 {
@@ -48,6 +50,7 @@ final class WindowSizeKeeper {
             self?.changed()
             return false
         }
+        lifetime.onDestroy { [weak self] in self?.flush() }
     }
 
     private var windowState: WindowState {
@@ -69,7 +72,7 @@ final class WindowSizeKeeper {
         }
     }
 
-    /// The window is going: what changed since the last save is saved now.
+    /// The window is going (also run when it is destroyed): what changed since the last save is saved now.
     func flush() {
         debouncer.cancel()
         guard let store, windowState != saved else { return }

@@ -70,4 +70,18 @@ final class WidgetLifetimeTests: XCTestCase {
             XCTAssertNil(weakOwner, "the owner goes with its widget")
         }
     }
+
+    func testAWidgetDestroyedWithItsOwnerGoesWithIt() {
+        MainActor.assumeIsolated {
+            let window = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
+            let menu = gtk_menu_new()! // a toplevel of its own: nothing else destroys it
+            let lifetime = WidgetLifetime(menu)
+            lifetime.destroy(with: window)
+            XCTAssertTrue(lifetime.isAlive)
+
+            gtk_widget_destroy(window)
+
+            XCTAssertFalse(lifetime.isAlive, "the menu went with its owner")
+        }
+    }
 }
