@@ -137,8 +137,7 @@ final class PinsController {
     }
 
     private func namesChanged(_ names: PinNames) {
-        // The old names (one string each) are freed on another thread: on this one, freeing a big library's
-        // names waited on the allocator's lock while the next list was being read (20–30 ms stalls).
+        // Freed on another thread: here, freeing a big library's names stalls on the allocator's lock.
         let old = self.names
         self.names = names.names
         Self.releaseLater(old)
