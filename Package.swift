@@ -85,7 +85,7 @@ let package = Package(
         .target(name: "TouristPlaces", dependencies: ["TouristStore", "Places",
                                                     .product(name: "Logging", package: "swift-log")]),
         .target(name: "TouristUI", dependencies: ["CGtk", "COsmGpsMap", "CShims", "GLibSwift", "MapView", "TouristStore",
-                                                 "TouristAlbums", "TouristPlaces", "Places", "FlickrClient", "WebAccess",
+                                                 "TouristAlbums", "TouristPlaces", "Places", "FlickrClient", "WebAccess", "KeptFiles",
                                                  .product(name: "Logging", package: "swift-log")]),
         .executableTarget(name: "virtual-tourist", dependencies: ["TouristUI", "TouristStore", "GLibSwift", "AppLogging",
                                                                 "TouristAlbums", "FlickrClient", "CFlickrBuildKey",

@@ -1,6 +1,7 @@
 import CGtk
 import Foundation
 import GLibSwift
+import KeptFiles
 
 /// The album grid's pictures: the one answer to "the picture of this photo at this size". A picture kept from an
 /// earlier decode is read back (`KeptPicture`); otherwise the photo is decoded at the grid's size and its picture
@@ -80,27 +81,8 @@ final class AlbumPictures: @unchecked Sendable {
     /// Removes the pictures of the oldest photos beyond `budget` bytes, and anything else in the folder (an
     /// interrupted write, an earlier format). Grows with the cache: run it in the background.
     func trim() {
-        let keys: Set<URLResourceKey> = [.contentModificationDateKey, .fileSizeKey]
-        let fileManager = FileManager.default
-        guard let sizes = try? fileManager.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil) else { return }
-        var kept: [(file: URL, date: Date, bytes: Int)] = []
-        for sizeFolder in sizes {
-            guard let files = try? fileManager.contentsOfDirectory(at: sizeFolder, includingPropertiesForKeys: Array(keys))
-            else { continue }
-            for file in files {
-                guard file.lastPathComponent.hasSuffix(KeptPicture.suffix) else {
-                    unlink(file.path)
-                    continue
-                }
-                let values = try? file.resourceValues(forKeys: keys)
-                kept.append((file, values?.contentModificationDate ?? .distantPast, values?.fileSize ?? 0))
-            }
-        }
-        var total = 0
-        for entry in kept.sorted(by: { $0.date > $1.date }) {
-            total += entry.bytes
-            if total > budget { unlink(entry.file.path) }
-        }
+        CacheTrim.keepNewest(in: folder, bytes: budget, depth: 2,
+                             belongs: { $0.lastPathComponent.hasSuffix(KeptPicture.suffix) })
     }
 }
 

@@ -1,6 +1,6 @@
 import CGtk
 import Foundation
-import WebAccess
+import KeptFiles
 
 /// A grid picture on disk as cairo holds it in memory: a header, then the rows. Reading one back is a read into a new
 /// image, with nothing to decode. The file's modification time is its photo's: a photo changed since is decoded again.
@@ -43,8 +43,8 @@ enum KeptPicture {
         return surface
     }
 
-    /// Keeps `surface` (an RGB24 or ARGB32 image) at `path` as the picture of the photo file at `photo`, written beside
-    /// its place and renamed there, so a reader never finds half of one. A failure (a full disk) costs a decode later.
+    /// Keeps `surface` (an RGB24 or ARGB32 image) at `path` as the picture of the photo file at `photo`, written whole.
+    /// A failure (a full disk) costs a decode later.
     static func write(_ surface: OpaquePointer, to path: String, photo: String) {
         cairo_surface_flush(surface)
         let format = cairo_image_surface_get_format(surface)
@@ -58,12 +58,7 @@ enum KeptPicture {
         bytes.append(contentsOf: UnsafeBufferPointer(start: rows, count: Int(header.stride) * Int(header.height)))
         let folder = (path as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let part = path + ".\(UUID().uuidString).part" // two tiles may keep the same photo at once
-        let written = (try? NewFile.create(bytes, to: part, permissions: 0o644)) != nil
-        let times = [stamp, stamp] // access and modification time: the photo's
-        if !written || utimensat(AT_FDCWD, part, times, 0) != 0 || rename(part, path) != 0 {
-            unlink(part)
-        }
+        try? WholeFile.write(bytes, to: path, permissions: 0o644, modified: stamp)
     }
 
     /// A file's modification time, to the nanosecond; nil if it cannot be read.
