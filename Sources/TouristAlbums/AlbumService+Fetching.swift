@@ -165,22 +165,15 @@ extension AlbumService {
         }
     }
 
-    /// Runs blocking store or disk work off the main actor. It runs to its end even if the run is
-    /// cancelled meanwhile (a store write is all-or-nothing); callers check `isCurrent` after it.
-    /// It runs on a dispatch queue, not on Swift's shared executor: that has one thread per core, and a
-    /// write waiting for the database would hold one of them while six downloads wait to be resumed
-    /// (each round of an album's downloads came 6–10 ms late on a 2-core machine).
+    /// Blocking store or disk work, run to its end even if cancelled (a write is all-or-nothing; callers check
+    /// `isCurrent`), on a dispatch queue so it never holds a thread of the shared executor downloads resume on.
     nonisolated static func background<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             storeQueue.async { continuation.resume(with: Result { try work() }) }
         }
     }
 
-    /// The store's own queue, not the global one: the downloader decodes each photo on the global queue,
-    /// which runs one job per core, and a photo's write waited behind the album's decodes (on 2 cores the
-    /// first of 30 photos waited 14–20 ms to be recorded). A serial queue gets a thread of its own when it
-    /// has work (a concurrent one would share the global queue's); the database takes one write at a time
-    /// anyway, and the work here mostly waits for the disk.
+    /// The store's own serial queue, with a thread of its own: on the global queue writes waited behind decodes.
     nonisolated private static let storeQueue = DispatchQueue(label: "VirtualTourist.AlbumService.store",
                                                               qos: .userInitiated)
 }

@@ -3,13 +3,8 @@ import Foundation
 import Logging
 import TouristStore
 
-/// Fetches pins' albums: searches Flickr, puts the photos in the store (placeholders first), then
-/// downloads each image and records its file as it arrives. One run per pin at a time; opening a
-/// pin whose album is downloading joins that run. Coordinated on the main actor; the network, the
-/// store and the disk are used off it.
-///
-/// The service owns the rule that a moved or deleted pin cancels its downloads: each run watches
-/// its pin in the store, and a run that is no longer current (cancelled, superseded) writes nothing.
+/// Fetches pins' albums (search, placeholders, downloads), one run per pin that a second open joins; it owns
+/// the rule that a moved or deleted pin cancels its downloads, so a run no longer current writes nothing.
 @MainActor
 public final class AlbumService {
     let store: any AlbumStore
@@ -100,10 +95,8 @@ public final class AlbumService {
         start(pinID) { service, token in await service.completeAlbum(pinID, token: token) }
     }
 
-    /// A pin just dropped has no album yet: its search starts at once for the place its insert wrote, without
-    /// reading the store first (two reads, each a hop to the store's queue and back, before the request went
-    /// out). If the pin has moved by the time the album is saved, the store refuses it and the search is made
-    /// again for where the pin is (`fetch`).
+    /// A pin just dropped: its search starts from the place its insert wrote, with no store read before the
+    /// request; if the pin moves meanwhile the store refuses the album and `fetch` searches again.
     public func ensureAlbum(ofNewPin pin: Pin) {
         guard let pinID = pin.id, runs[pinID] == nil else { return }
         start(pinID) { service, token in await service.fetch(pinID, newCollection: false, token: token, dropped: pin) }

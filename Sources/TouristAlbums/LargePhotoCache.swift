@@ -11,10 +11,8 @@ public struct LargePhoto: Sendable {
     public var decoded: (any DecodedPhoto)?
 }
 
-/// Bigger sizes of album photos (`Photo.largeURL`: Flickr's `url_b` or `url_z`), fetched only when
-/// a photo is viewed and kept in the cache folder, re-fetchable, so the newest `capacity` stay.
-/// Everything here runs off the main thread; the downloader validates (and decodes) each body
-/// before it becomes a file, and its staging folder is beside the cache so keeping one is a rename.
+/// Bigger sizes of album photos (`Photo.largeURL`), fetched only when viewed and, being re-fetchable, only the
+/// newest `capacity` kept; staged beside the cache so keeping one is a rename. Call off the main thread.
 public final class LargePhotoCache: Sendable {
     public let folder: URL
     private let downloader: any PhotoDownloading

@@ -1,10 +1,8 @@
 import Foundation
 import TouristStore
 
-/// Downloaded photos taken into the store with group commit: while one write is under way, the photos
-/// that arrive wait, and the next write takes them all. Over HTTP/2 a whole album lands within a few
-/// milliseconds; one write each made the photos wait in line for the database (about 1.5 ms apiece:
-/// the last of 30 was done 45 ms after it arrived).
+/// Downloaded photos taken into the store with group commit (photos arriving during a write go in the next
+/// one), because HTTP/2 lands a whole album at once and one write apiece queued them behind each other.
 @MainActor
 final class PhotoAdoptions {
     private let store: any AlbumStore

@@ -12,14 +12,9 @@ import Darwin
 // MARK: - Photo files
 
 extension AppDatabase {
-    /// Removes every file under the photos folder that no photo names (left by a kill between a
-    /// download's rename and its commit, or by older versions), and the folders this leaves empty;
-    /// returns how many files went.
-    ///
-    /// Safe while downloads run, and meant to run in the background after start-up: each top-level
-    /// folder (one pin's) is swept inside one short write on the writer, where downloads are also
-    /// adopted, so a file is judged and unlinked atomically with respect to any row naming it, and
-    /// writes in between are never held up for long.
+    /// Removes the files no photo names (a kill between a download's rename and its commit leaves them) and the
+    /// folders this empties; returns how many files went. Safe beside downloads: each pin's folder is swept in
+    /// one short write, atomic with respect to any row naming its files.
     @discardableResult
     public func removeOrphanedPhotoFiles() throws -> Int {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: photosFolder.path)) ?? []
@@ -58,16 +53,10 @@ extension AppDatabase {
         return removed
     }
 
-    /// Makes each downloaded file from the staging folder its photo's file, in the same write that
-    /// records it: a file enters the photos folder only together with the row that names it (a kill
-    /// between the rename and the commit leaves an orphan, which the sweep removes). One write takes
-    /// several photos (one commit for a burst of downloads, as HTTP/2 brings them). Each photo's outcome
-    /// is its new path, `photos/<pin>/<flickr id>-<tag>.<ext>` (the tag makes every download's path new,
-    /// so no two runs ever share one), or `StoreError.photoNotFound` if the photo is gone (the staged file
-    /// is left to its owner, who deletes it), `.notWritable` / `.diskFull` if the file could not be moved:
-    /// one photo's failure does not keep the others out. A file the photo named before is named no more,
-    /// and the sweep removes it. If the write itself fails, no file stays in the photos folder and the
-    /// error is thrown.
+    /// Moves staged downloads into the photos folder in the write that records them, so a file enters only with
+    /// the row naming it; one commit takes a burst of downloads.
+    /// - returns: per photo, its new path (a fresh tag each download, so no two runs share one), or
+    ///   `.photoNotFound` (the staged file stays its owner's), `.notWritable` or `.diskFull`; a failed write throws.
     public func adoptPhotoFiles(_ files: [StagedPhotoFile]) throws -> [Result<String, StoreError>] {
         var placed: [URL] = []
         do {
@@ -113,9 +102,8 @@ extension AppDatabase {
         guard isPhotoPath(path) else { throw StoreError.invalidPhotoPath(path) }
     }
 
-    /// Public so the fuzzer can drive it: a path a row may name must stay inside the photos folder.
-    /// Checked as bytes, the way the kernel reads a path (split on "/", ended by NUL): as Characters
-    /// a combining mark glued to a "/" or a NUL hid them (a fuzzer finding).
+    /// Public for the fuzzer. Checked as bytes, as the kernel reads a path: as Characters a combining mark
+    /// glued to a "/" or a NUL hid them.
     public static func isPhotoPath(_ path: String) -> Bool {
         let bytes = Array(path.utf8)
         guard !bytes.contains(0) else { return false }

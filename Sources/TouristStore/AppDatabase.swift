@@ -36,12 +36,9 @@ public final class AppDatabase: Sendable {
         try write { db in try db.execute(sql: "UPDATE pending_file_deletion SET held_by = NULL") }
     }
 
-    /// Opens (creating if needed) the database at `paths.databaseURL` and, unless told not to,
-    /// empties the staging folder (`emptyStagingFolder`). Nothing here grows with the library: the
-    /// sweep of orphaned photo files (`removeOrphanedPhotoFiles`) runs in the background after start-up.
-    ///
-    /// - parameter emptyingStaging: false where it is not yet known that no other instance of the
-    ///   app is downloading (the caller empties it once it knows it is the only one).
+    /// Opens (creating if needed) the database at `paths.databaseURL`; nothing here grows with the library
+    /// (the orphan sweep runs in the background after start-up).
+    /// - parameter emptyingStaging: false until it is known that no other instance is downloading.
     public static func open(paths: AppPaths, emptyingStaging: Bool = true) throws -> AppDatabase {
         let database = try openFolders(paths: paths)
         if emptyingStaging { try emptyStagingFolder(paths: paths) }
@@ -127,14 +124,9 @@ extension AppDatabase {
         try write { db in try viewport.upsert(db) }
     }
 
-    /// Queues the viewport save and returns at once; saves are applied in call order.
-    ///
-    /// A later `saveViewport(_:)` from the same thread wins: GRDB runs both kinds of write on one
-    /// serial dispatch queue, `async` for this method and `sync` for that one, and a serial queue
-    /// runs blocks in the order they were submitted.
-    ///
-    /// - parameter completion: called after the save, with nil or a `StoreError`, on a private
-    ///   serial queue (in call order).
+    /// Queues the viewport save and returns at once; a later `saveViewport(_:)` from the same thread still wins,
+    /// since GRDB runs both on one serial queue.
+    /// - parameter completion: nil or a `StoreError`, on a private serial queue, in call order.
     public func saveViewportInBackground(_ viewport: Viewport, completion: (@Sendable (Error?) -> Void)? = nil) {
         dbWriter.asyncWriteWithoutTransaction { [self] db in
             let outcome: Error?

@@ -44,10 +44,8 @@ public struct PinNaming: FetchableRecord, Equatable, Sendable {
 // MARK: - Observations on the main actor
 
 extension AppDatabase {
-    /// Delivers `transform(every pin's position)` on the main actor now and after each change that
-    /// alters it. Only the position columns are read, so the observation is not even run again when
-    /// names are written (GRDB tracks the columns a request selects); positions are read and
-    /// transformed on a database thread, and a value equal to the last is not delivered.
+    /// Delivers `transform(every pin's position)`, run on a database thread, on the main actor now and when it
+    /// changes; it selects only the position columns so that GRDB does not run it again when names are written.
     @MainActor
     public func observePinPositions<Value: Equatable & Sendable>(
         _ transform: @escaping @Sendable ([PinPosition]) -> Value,
