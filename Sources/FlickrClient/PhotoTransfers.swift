@@ -41,12 +41,8 @@ final class PhotoClock: @unchecked Sendable {
     }
 }
 
-/// Photo requests through AsyncHTTPClient (SwiftNIO): HTTP/2 where the server offers it (a CDN does),
-/// so an album's photos share one multiplexed connection, and HTTP/1.1 keep-alive connections otherwise.
-/// Every photo is asked for at once: the client's pool sends them all over one HTTP/2 connection, or
-/// queues them for `connectionsPerHost` HTTP/1.1 connections, so the first album needs no round trip
-/// to learn which the server speaks. A stalled server, a missed deadline or an oversized body is
-/// noticed while it happens, before a body is read whole.
+/// Photo requests, all asked for at once so the pool puts them on one HTTP/2 connection or queues them for
+/// HTTP/1.1 without a round trip to learn which; stalls, deadlines and oversized bodies are caught mid-body.
 final class PhotoTransfers: Sendable {
     private let web: WebClient
 
@@ -55,14 +51,10 @@ final class PhotoTransfers: Sendable {
     /// - parameter connectionsPerHost: HTTP/1.1 connections to one server at most.
     /// - parameter proxies: which requests go through which proxy.
     init(trustRoots: String?, connectionsPerHost: Int, proxies: ProxySettings = .none) {
-        // One event loop: the pool keeps an HTTP/2 connection per server and event loop. To a new server it
-        // opens one connection and learns from its TLS handshake whether it speaks HTTP/2 before it opens
-        // more (HTTP/1.1).
+        // One event loop, because the pool keeps one HTTP/2 connection per server and event loop.
         web = WebClient(trustRoots: trustRoots, proxies: proxies,
                         eventLoopGroup: MultiThreadedEventLoopGroup.singleton.next()) { configuration in
-            // A redirect is followed by the downloader, which checks where it goes (no plain http off loopback).
-            // (A refused connection is not retried by the pool either: our retries decide, with their back-off
-            // and the photo's deadline.)
+            // The downloader follows redirects itself, to refuse plain http off loopback.
             configuration.redirectConfiguration = .disallow
             configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(1, connectionsPerHost)
         }
@@ -97,11 +89,8 @@ final class PhotoTransfers: Sendable {
     }
 }
 
-/// The requests of one album's download, cancelled together and in an order that lets none out: those
-/// still waiting in the pool for a connection first, then those on the wire. The other way round, a
-/// connection freed by a cancelled request could be handed to a waiting one in the instant before its
-/// own cancellation reached the pool, and that photo be asked for after all. (The pool runs on one
-/// event loop, which takes the cancellations in the order they are made.)
+/// The requests of one album's download, cancelled waiting ones first: a connection freed by cancelling one on
+/// the wire could otherwise go to a waiting request before its own cancellation reaches the pool.
 final class TransferBatch: @unchecked Sendable {
     // @unchecked: `requests`, `next` and `cancelled` are guarded by `lock`.
     private let lock = NSLock()

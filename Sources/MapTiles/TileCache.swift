@@ -1,12 +1,8 @@
 import Foundation
 import KeptFiles
 
-/// The map's tile files on disk, laid out as osm-gps-map reads them: `<folder>/Z/X/Y.png`.
-///
-/// A tile older than `maximumAge` is stale: still drawn, fetched again when the server can be reached (the
-/// OpenStreetMap tile policy asks for at least seven days of caching, not forever). A stand-in (a basemap tile put
-/// where no real tile could be had) is marked by a modification time of the epoch, so it is always stale and never
-/// taken for a real tile.
+/// The map's tile files as osm-gps-map reads them (`<folder>/Z/X/Y.png`), refetched after `maximumAge` as the
+/// OpenStreetMap tile policy asks; a basemap stand-in has an epoch mtime, so it is always stale, never a real tile.
 public struct TileCache: Sendable {
     public static let maximumAge: TimeInterval = 7 * 24 * 60 * 60
     static let standInDate = Date(timeIntervalSince1970: 0)

@@ -75,10 +75,8 @@ public final class TileLoader: @unchecked Sendable {
         for (_, fetch) in inFlight { fetch.transfer?.cancel() }
     }
 
-    /// The tiles the map shows now, most wanted first. Replaces the previous list: fetches for tiles no longer in
-    /// it are cancelled. Call it again (with the same tiles) to retry after the server was unreachable; `probe`
-    /// then fetches the first tile even if it is fresh, so a view made only of saved tiles still finds out that
-    /// the server is back.
+    /// The tiles the map shows now, most wanted first, replacing the list (fetches for the others are cancelled).
+    /// Call again to retry: `probe` fetches the first even if fresh, so a view of saved tiles learns the server is back.
     public func show(_ tiles: [TileID], probe: Bool = false) {
         queue.async { self.update(tiles, probe: probe) }
     }

@@ -7,10 +7,8 @@ import OnTheMapAPI
 import Places
 import StudentLocations
 
-/// Add Location, a modal dialog in two steps with Cancel always available:
-/// 1. "Where are you studying today?" — a place, found offline (cities) or online (addresses);
-/// 2. the place on a small map and the link to share; Submit posts it (or, after asking, overwrites
-///    the user's earlier location). A failed step keeps what was typed and says why.
+/// Add Location: a modal dialog in two steps (where, then the place on a map and the link) that keeps what was
+/// typed when a step fails and asks before overwriting the user's earlier location.
 @MainActor
 final class AddLocationDialog {
     struct Services {

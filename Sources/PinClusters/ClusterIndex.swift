@@ -65,14 +65,9 @@ public struct Cluster: Equatable, Sendable {
     public var longitude: Double { Mercator.longitude(x: x) }
 }
 
-/// Clusters of pins for every zoom level, the supercluster way: the pins are the level below
-/// `maxZoom`; each level up is formed greedily from the one below it — a cluster takes every
-/// unclaimed cluster within `radius` pixels of it, then clusters closer than the radius are merged
-/// again until none are — and each level keeps a k-d tree, so a view's clusters are one box query.
-///
-/// Immutable and `Sendable`: build it off the main thread and hand the finished index over.
-/// Building is deterministic (pins are taken in key order), so a rebuild after an insert, move or
-/// delete gives exactly what a fresh build of the new pins gives.
+/// Clusters of pins for every zoom level, built greedily level by level the supercluster way, with a k-d tree
+/// per level so a view's clusters are one box query. Immutable and `Sendable`, so it is built off the main thread;
+/// deterministic, so a rebuild after any change equals a fresh build.
 public struct ClusterIndex: Sendable {
     public struct Options: Equatable, Sendable {
         /// Cluster radius in pixels at `tileSize`.
@@ -225,10 +220,8 @@ public struct ClusterIndex: Sendable {
     static func cluster(_ below: inout Level, radius: Double) -> Level {
         var (level, moved) = greedyPass(below, radius: radius)
         below.parent = level.parent
-        // A pass's centres are means, which can drift within the radius of another cluster: merge
-        // again until none are that close, so no two markers overlap. Only a cluster that took
-        // others in has moved (the rest sit where their seeds were, more than the radius apart),
-        // so only those need checking.
+        // A pass's centres are means that can drift within the radius of another, so merge again until none
+        // overlap; only clusters that took others in have moved, so only those are checked.
         var found: [Int32] = [], stack: [Int] = []
         if level.size == below.size {
             // Nothing merged: the same clusters in the same order, and the same tree.
@@ -282,8 +275,7 @@ public struct ClusterIndex: Sendable {
         var moved: [Int] = []
         var parent = [Int32](repeating: -1, count: below.size)
         var found: [Int32] = [], stack: [Int] = []
-        // In the tree's order, so consecutive queries walk the same nodes (many times faster than key
-        // order on 100,000 pins); that order is itself fixed by the pins, so builds stay deterministic.
+        // In the tree's order, so consecutive queries walk the same nodes; that order is fixed by the pins.
         for treeIndex in below.tree.ids {
             let index = Int(treeIndex)
             if parent[index] >= 0 { continue }

@@ -1,13 +1,8 @@
 import CGeonames
 import Foundation
 
-/// Names a point on Earth with no network, after the nearest of libgeonames' ~24,000 cities: a pin's
-/// name the moment it is dropped, and its name for good when Nominatim cannot be asked.
-///
-/// The cities go once into a k-d tree over points on the unit sphere (straight-line distance there orders
-/// points as great-circle distance does, with no special case at the poles or the date line), so each
-/// lookup visits a handful of cities instead of all of them. Building takes tens of milliseconds and reads
-/// libgeonames synchronously: the first lookup belongs off the main thread, like every lookup.
+/// Names a point after its city with no network, through a k-d tree on the unit sphere (chord distance orders
+/// as great-circle distance does, with no pole or date-line cases). Look up off the main thread: the first builds it.
 public final class NearestCities: Sendable {
     /// Built on first use, once for the process.
     public static let shared = NearestCities(cities: (0..<max(0, Int(geonames_get_n_cities())))
@@ -24,11 +19,8 @@ public final class NearestCities: Sendable {
     /// How many cities the index holds (0 when libgeonames has no data).
     public var count: Int { cities.count }
 
-    /// The city a point belongs to and how far it is from the city's centre; nil only when there are no cities.
-    ///
-    /// Not simply the nearest: a point in Montmartre is nearer the centre of Saint-Ouen than of Paris, but
-    /// in Paris. Of the nearest few, the one whose size (its population's square root, as a radius) covers the
-    /// point best wins.
+    /// The city a point belongs to and its distance from the centre; of the nearest few, the one whose size covers
+    /// it best, since Montmartre is nearer Saint-Ouen's centre but in Paris. Nil only when there are no cities.
     public func nearest(latitude: Double, longitude: Double) -> (city: Place, kilometres: Double)? {
         let candidates = tree.nearest(to: SpherePoint(latitude: latitude, longitude: longitude), count: 12)
         let scored = candidates.map { candidate in

@@ -1,16 +1,8 @@
 import CGeonames
 import Foundation
 
-/// Finds cities by name with no network, from libgeonames' database of the world's ~24,000 cities
-/// of 15,000 people or more.
-///
-/// libgeonames only ranks single names ("Huntsville, Alabama" and alternate names find nothing), so
-/// the text is split on commas: the first part must be a city's name, and each further part must be
-/// its state, country or country code ("Paris, Texas", "Paris, TX", "Paris, US").
-///
-/// Thread-safe without a lock: libgeonames loads its data once under `g_once_init_enter` and then only
-/// reads an immutable GVariant (its own async query runs the same code on a worker thread).
-/// Calls are synchronous (libgeonames scans every city: 0.05–0.2 s a query): run them off the main thread.
+/// Finds cities by name with no network; the text is split on commas ("Paris, TX") because libgeonames ranks
+/// single names only. Lock-free (libgeonames reads an immutable GVariant) but blocking: call off the main thread.
 public final class OfflineCities: Sendable {
     public init() {}
 

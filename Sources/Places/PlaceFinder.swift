@@ -1,14 +1,8 @@
 import Foundation
 import Logging
 
-/// Turns what a person typed ("Mountain View", "Paris, TX", "1600 Amphitheatre Parkway, Mountain View")
-/// into one place, offline when it can and through Nominatim when it must.
-///
-/// 1. A city name (optionally with ", State", ", Country" or ", CC") is answered from `OfflineCities`:
-///    instant, no request spent, works offline.
-/// 2. Anything else goes to Nominatim.
-/// 3. When Nominatim can't be reached or fails, a part of the text that names a city
-///    ("…, Mountain View, CA") gives an approximate place from `OfflineCities`; otherwise its error is thrown.
+/// Turns what a person typed into one place: a city offline (no request spent), anything else through Nominatim,
+/// falling back to a city the text names when Nominatim can't answer.
 public final class PlaceFinder: Sendable {
     private let offline: OfflineCities
     private let online: NominatimGeocoder?

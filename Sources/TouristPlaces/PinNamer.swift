@@ -3,19 +3,9 @@ import Logging
 import Places
 import TouristStore
 
-/// Gives every pin the name people use for its place, in the background, and stores it with the pin.
-///
-/// 1. **Offline, at once:** every pin without a name gets its city's ("Paris, Île-de-France, France") from
-///    libgeonames, many pins per transaction, so a library of thousands is named in a moment after an upgrade.
-/// 2. **Online, once per pin:** Nominatim's reverse geocoding refines the name ("Montmartre, Paris, France"),
-///    one request at a time under the app-wide one-per-second limit. Pins asked for (an album being opened)
-///    go first, then the newest. Pins older than this run are refined at most `backgroundBudget` per run, so
-///    a big library is never bulk-geocoded against the public server's policy; they are refined as they are
-///    opened instead.
-///
-/// Nominatim down, refusing or answering junk costs nothing but time: the pin keeps its offline name, and
-/// online naming pauses (30 s, doubling to 15 minutes) before it tries again. Nothing here touches GTK: the
-/// map and the album see the names through the store's observation.
+/// Names pins in the background: at once offline from the nearest city, then once online through Nominatim,
+/// asked-for pins first; older pins at most `backgroundBudget` a run, so a big library is never bulk-geocoded
+/// against the public server's policy. A failing Nominatim only pauses online naming (30 s doubling to 15 min).
 public actor PinNamer {
     private let database: AppDatabase
     private let online: NominatimGeocoder?

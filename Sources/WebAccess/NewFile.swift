@@ -7,10 +7,8 @@ import Musl
 import Darwin
 #endif
 
-/// Writing a file that must not exist yet (a temporary name, to be renamed into place), with the errno
-/// of what went wrong. `Data.write(to:)` flushes every file to the disk before it returns (`fsync`),
-/// which a downloaded photo or map tile does not need: one that a power cut leaves damaged is fetched
-/// again. On a 2-core machine those flushes held the threads an album's photos were decoded on.
+/// A new file written whole, with the failing call's errno; not `Data.write(to:)`, which always `fsync`s, and a
+/// photo or tile that a power cut damages is simply fetched again.
 public enum NewFile {
     /// Creates `path` (it must not exist) with `permissions`, writes `bytes` whole, and flushes it to the
     /// disk first if `durable`. On failure nothing is left at `path`, and the error is the failing call's.

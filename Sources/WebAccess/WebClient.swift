@@ -22,9 +22,7 @@ public struct WebResponse: Sendable {
     }
 }
 
-/// HTTP for photos, Flickr searches, map tiles and place names, through the proxy the environment names
-/// for each address and trusting the certificate authorities `SSL_CERT_FILE` names (else the system's).
-///
+/// HTTP for photos, Flickr searches, map tiles and place names, through the environment's proxies and trust roots.
 /// AsyncHTTPClient, not URLSession, for HTTP/2 (an album's photos over one connection) and a self-contained install
 /// (URLSession on Linux is libcurl and its libraries); On the Map's API client alone uses URLSession (`OnTheMapClient`).
 public final class WebClient: @unchecked Sendable {
