@@ -1,11 +1,8 @@
 import CGtk
 import Dispatch
 
-/// gdk-pixbuf loads the module for an image format (a shared library, librsvg's for SVG) the first time it
-/// meets that format. GTK's icons are SVG: the first icon that is not in the icon cache loaded it on the
-/// main loop, in the middle of opening the first album (a 21 ms stall measured by bench/album_download.py).
-/// Loading the modules on a background thread as the program starts keeps that off the main loop;
-/// gdk-pixbuf guards its module loading with a lock of its own.
+/// Loads gdk-pixbuf's format modules on a background thread at start, so the first uncached (SVG) icon does not
+/// load librsvg's on the main loop mid-album; gdk-pixbuf locks its own module loading.
 public enum ImageLoaders {
     /// gdk-pixbuf reads its list of modules on first use, and that first use is not thread-safe: done once
     /// (Swift runs a static initializer exactly once), before any thread decodes.

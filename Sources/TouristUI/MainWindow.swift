@@ -49,8 +49,7 @@ final class MainWindow {
         gtk_window_set_titlebar(window.cast(), header.root)
 
         stack = gtk_stack_new()
-        // The album is there at once, as the map is on the way back: a slide kept the page from being whole
-        // for 200 ms, and drawing both pages through it delayed the photos' first paint by ~15 ms.
+        // No transition: a slide shows the album half-drawn and delays its photos' first paint.
         gtk_stack_set_transition_type(stack.cast(), GTK_STACK_TRANSITION_TYPE_NONE)
 
         let overlay = gtk_overlay_new()!
@@ -289,9 +288,7 @@ final class MainWindow {
         if let backAction { SimpleAction.setEnabled(backAction, false) }
     }
 
-    /// The shortcuts window is built the first time it is asked for: parsing it costs about 20 ms,
-    /// which start-up does not pay. GTK then owns it (shown over this window, hidden when closed,
-    /// destroyed with it) and keeps it for the next time.
+    /// The shortcuts window is built when first asked for, so start-up does not pay for parsing it; GTK keeps it.
     private func installHelpOverlay() {
         SimpleAction.add("show-help-overlay", to: window) { [weak self] in
             guard let self, self.lifetime.isAlive else { return }

@@ -6,10 +6,8 @@ import Logging
 import TouristAlbums
 import TouristStore
 
-/// A large view of an album's photos, one at a time: the grid's file at once, then Flickr's bigger
-/// size (fetched on demand, cached), with the title, the photographer, the license and a link to
-/// the photo's page. ←/→, Page Up/Down, the header bar's arrows or a swipe go through the album;
-/// Escape closes. A window of its own over the album, so the grid's single click keeps deleting.
+/// A large view of an album's photos, one at a time: the grid's file at once, then Flickr's bigger size. A window
+/// of its own over the album, so the grid's single click keeps deleting.
 @MainActor
 final class PhotoViewer {
     /// Decodes are at most this many device pixels on their shorter side (Flickr's `url_b` is 1024 on its longer).

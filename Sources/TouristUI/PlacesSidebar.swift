@@ -3,11 +3,8 @@ import Foundation
 import GLibSwift
 import TouristStore
 
-/// "My Places": a list of your pins beside the map (F9), with each place's name, photo count and first
-/// photo; newest first or by name; filtered by the header bar's search text. It is the keyboard's way to
-/// every pin: arrows select (the map centres on the place), Enter opens the album, Delete deletes (with
-/// Undo). At most `PlaceListQuery.limit` rows are shown, read and counted on a database thread, so the
-/// main thread's work does not grow with the library; the footer says when the filter hides the rest.
+/// "My Places" (F9): the pins beside the map, the keyboard's way to every pin; at most `PlaceListQuery.limit`
+/// rows, read on a database thread, so the main thread's work does not grow with the library.
 @MainActor
 final class PlacesSidebar {
     let root: UnsafeMutablePointer<GtkWidget>

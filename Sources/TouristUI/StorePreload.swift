@@ -2,10 +2,8 @@ import Dispatch
 import Foundation
 import TouristStore
 
-/// Opens the store and reads what the window shows first (the map's place, the window's size) on
-/// another thread while GTK starts up and registers on the session bus, so start-up pays for the
-/// slower of the two, not both. It leaves the staging folder alone: a second launch, which only
-/// hands over to the running instance, must not touch that instance's downloads.
+/// Opens the store and reads what the window shows first on another thread while GTK starts, so start-up pays
+/// for the slower of the two; it leaves staging alone, as a second launch must not touch the first's downloads.
 final class StorePreload: @unchecked Sendable {
     // @unchecked: `outcome` is written once on the loading thread before `loaded` is signalled, and
     // read only after waiting for that signal; the semaphore orders the two.
