@@ -18,12 +18,6 @@ public final class ClosureBox<Body>: @unchecked Sendable {
         Unmanaged<ClosureBox<Body>>.fromOpaque(pointer!).takeUnretainedValue()
     }
 
-    /// Releases the box behind `pointer` (what `destroyNotify` does).
-    static func release(_ pointer: UnsafeMutableRawPointer?) {
-        guard let pointer else { return }
-        Unmanaged<ClosureBox<Body>>.fromOpaque(pointer).release()
-    }
-
     /// Releases the box: the `GDestroyNotify` for sources, handlers and objects that take user data.
     public static var destroyNotify: GDestroyNotify {
         // A C function pointer cannot name `Body`; releasing needs only the object.
