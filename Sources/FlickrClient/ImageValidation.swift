@@ -1,26 +1,19 @@
 import Foundation
 
 /// Decides whether a downloaded body is a photo worth keeping, and in which format. Runs off the
-/// main thread. The UI passes one that also decodes the image, at the size the album shows it, and
-/// hands that decode on (`ImageValidation.check` is the structural part both share).
+/// main thread. The app passes one that also decodes the image, at the size it shows it, and keeps
+/// that decode (`ValidatedImage.keep`; `ImageValidation.check` is the structural part both share).
 public typealias ImageValidator = @Sendable (Data) -> Result<ValidatedImage, FlickrError>
 
-/// A photo as its validator decoded it, handed on with the file so that it is decoded only once.
-/// Opaque here: this module knows no image library.
-public protocol DecodedPhoto: AnyObject, Sendable {}
-
-/// A body that passed its validator: its format and, if the validator decoded it, the image.
+/// A body that passed its validator: its format, and what keeps the validator's decode, if it decoded it.
 public struct ValidatedImage: Sendable {
     public var format: ImageValidation.Format
-    public var decoded: (any DecodedPhoto)?
     /// Keeps the validator's decode for the file once the file has its lasting path (the path its owner names it
-    /// by), so that it is not decoded again; nil if there is nothing to keep.
+    /// by), so that it is not decoded again; nil if there is nothing to keep. This module knows no image library.
     public var keep: (@Sendable (_ path: String) -> Void)?
 
-    public init(format: ImageValidation.Format, decoded: (any DecodedPhoto)? = nil,
-                keep: (@Sendable (_ path: String) -> Void)? = nil) {
+    public init(format: ImageValidation.Format, keep: (@Sendable (_ path: String) -> Void)? = nil) {
         self.format = format
-        self.decoded = decoded
         self.keep = keep
     }
 }

@@ -25,8 +25,6 @@ public struct PhotoDownloadRequest: Sendable, Hashable {
 public struct StagedPhoto: Sendable, Hashable {
     public var file: URL
     public var format: ImageValidation.Format
-    /// The image as the validator decoded it, if it did (not part of the photo's identity).
-    public var decoded: (any DecodedPhoto)?
     /// Keeps the validator's decode once the file has its lasting path (`ValidatedImage.keep`).
     public var keep: (@Sendable (_ path: String) -> Void)?
 
@@ -238,7 +236,6 @@ public final class PhotoDownloader: PhotoDownloading {
         }
         do {
             var staged = try stage(data, format: validated.format)
-            staged.decoded = validated.decoded
             staged.keep = validated.keep
             return .success(staged)
         } catch {

@@ -4,11 +4,9 @@ import KeptFiles
 import Logging
 import TouristStore
 
-/// A photo's bigger size for the photo viewer, on disk; `decoded` is the download's own decode
-/// when it was just fetched (the viewer shows it without decoding the file again).
+/// A photo's bigger size for the photo viewer, on disk.
 public struct LargePhoto: Sendable {
     public var file: URL
-    public var decoded: (any DecodedPhoto)?
 }
 
 /// Bigger sizes of album photos (`Photo.largeURL`), fetched only when viewed and, being re-fetchable, only the
@@ -66,7 +64,7 @@ public final class LargePhotoCache: Sendable {
         guard let text = photo.largeURL, let url = URL(string: text) else {
             return .failure(.invalidEndpoint("no bigger size"))
         }
-        if let file = cached(photo) { return .success(LargePhoto(file: file, decoded: nil)) }
+        if let file = cached(photo) { return .success(LargePhoto(file: file)) }
         prepareOnce()
         let stem = Self.fileStem(of: photo)
         let folder = self.folder
@@ -79,7 +77,8 @@ public final class LargePhotoCache: Sendable {
                 let file = folder.appendingPathComponent("\(stem).\(staged.format.fileExtension)")
                 // A rename within one file system: the file is whole or absent, never half-written.
                 if rename(staged.file.path, file.path) == 0 {
-                    outcome.set(.success(LargePhoto(file: file, decoded: staged.decoded)))
+                    staged.keep?(file.path) // the download's check decode, for the viewer
+                    outcome.set(.success(LargePhoto(file: file)))
                 } else {
                     let reason = String(cString: strerror(errno))
                     outcome.set(.failure(.fileSystem(path: file.lastPathComponent, reason: reason)))

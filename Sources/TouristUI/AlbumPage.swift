@@ -19,7 +19,7 @@ final class AlbumPage {
     private let content: UnsafeMutablePointer<GtkWidget>
     let grid: PhotoGrid
     let deletions: PhotoDeletions
-    let largePhotos: LargePhotoCache?
+    let largePhotos: LargePhotos?
     var viewer: PhotoViewer?
     private let progress: UnsafeMutablePointer<GtkWidget>
     private let progressRevealer: UnsafeMutablePointer<GtkWidget>
@@ -57,7 +57,7 @@ final class AlbumPage {
     /// Told whenever a photo has been painted.
     var onPhotoShown: (() -> Void)?
 
-    init(store: any AlbumPageStore, albums: AlbumService, largePhotos: LargePhotoCache?, pictures: AlbumPictures,
+    init(store: any AlbumPageStore, albums: AlbumService, largePhotos: LargePhotos?, pictures: AlbumPictures,
          notification: InAppNotification, logger: Logger) {
         self.store = store
         self.albums = albums

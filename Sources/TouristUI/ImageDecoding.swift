@@ -3,9 +3,8 @@ import FlickrClient
 import Foundation
 import GLibSwift
 
-/// A decoded image that can cross threads: decoded off the main thread, shown on it. As a
-/// `DecodedPhoto` it travels from the downloader's check to the album grid (decoded once).
-final class DecodedPixbuf: DecodedPhoto, @unchecked Sendable {
+/// A decoded image that can cross threads: decoded off the main thread, shown on it.
+final class DecodedPixbuf: @unchecked Sendable {
     // @unchecked: the pixbuf is immutable once decoded; only its reference count changes (atomic).
     let pixbuf: OpaquePointer
 
@@ -69,11 +68,13 @@ public enum ImageDecoding {
     }
 
     /// The check of a photo viewer's bigger size, which is also its decode: as `photoValidator`,
-    /// decoded with its shorter side at most `shorterSide` device pixels instead of cropped.
-    public static func largePhotoValidator(shorterSide: Int32) -> ImageValidator {
-        { data in
-            ImageValidation.check(data).flatMap { format in
-                decode(data, shorterSide: shorterSide).map { ValidatedImage(format: format, decoded: $0) }
+    /// decoded with its shorter side at most `shorterSide` device pixels instead of cropped, and kept for the viewer.
+    static func largePhotoValidator(shorterSide: Int32, keepingIn decodes: LargePhotoDecodes) -> ImageValidator {
+        { (data: Data) -> Result<ValidatedImage, FlickrError> in
+            ImageValidation.check(data).flatMap { (format: ImageValidation.Format) -> Result<ValidatedImage, FlickrError> in
+                decode(data, shorterSide: shorterSide).map { (decoded: DecodedPixbuf) -> ValidatedImage in
+                    ValidatedImage(format: format, keep: { path in decodes.keep(decoded, at: path) })
+                }
             }
         }
     }

@@ -26,7 +26,7 @@ final class PhotoViewer {
 
     private let photos: [Photo]
     private let resolvePath: (String) -> String
-    private let largePhotos: LargePhotoCache?
+    private let largePhotos: LargePhotos?
     private let logger: Logger
     private(set) var index: Int
     private var image: DecodedPixbuf?
@@ -36,7 +36,7 @@ final class PhotoViewer {
 
     /// `photos`: the album's downloaded photos in order; `index`: the one to show first.
     init(photos: [Photo], index: Int, parent: UnsafeMutablePointer<GtkWidget>?, resolvePath: @escaping (String) -> String,
-         largePhotos: LargePhotoCache?, logger: Logger) {
+         largePhotos: LargePhotos?, logger: Logger) {
         self.photos = photos
         self.index = min(max(0, index), max(0, photos.count - 1))
         self.resolvePath = resolvePath
@@ -182,12 +182,8 @@ final class PhotoViewer {
                 if let small { self?.display(small, large: false) }
             }
             guard let largePhotos else { return }
-            let result = await Task.detached(priority: .userInitiated) { () -> Result<DecodedPixbuf, FlickrError> in
-                await largePhotos.largePhoto(of: photo).flatMap { large in
-                    if let decoded = large.decoded as? DecodedPixbuf { return .success(decoded) }
-                    return ImageDecoding.largePhoto(path: large.file.path, shorterSide: side)
-                        .map { .success($0) } ?? .failure(.unusableImage(.damaged))
-                }
+            let result = await Task.detached(priority: .userInitiated) {
+                await largePhotos.decoded(photo, shorterSide: side)
             }.value
             guard !Task.isCancelled, let self else { return }
             self.setBusy(false)

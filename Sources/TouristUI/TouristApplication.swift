@@ -18,7 +18,7 @@ struct AppContext {
     var database: AppDatabase?
     var albums: AlbumService?
     /// The photo viewer's bigger sizes, fetched on demand; nil without a database.
-    var largePhotos: LargePhotoCache?
+    var largePhotos: LargePhotos?
     /// The album grid's pictures, so an album opens again without decoding its photos.
     var pictures: AlbumPictures?
     /// Names pins (offline, then online); nil without a database.
@@ -211,11 +211,14 @@ public final class TouristApplication {
                                       albumSize: flickrConfiguration.albumSize, logger: logger)
             context.albums = albums
             let largeFolder = paths.largePhotosFolder
+            let largeDecodes = LargePhotoDecodes()
             let largeDownloader = PhotoDownloader(configuration: flickrConfiguration,
                                                   stagingFolder: LargePhotoCache.stagingFolder(in: largeFolder),
                                                   validator: ImageDecoding.largePhotoValidator(
-                                                    shorterSide: PhotoViewer.largestShorterSide), logger: logger)
-            context.largePhotos = LargePhotoCache(folder: largeFolder, downloader: largeDownloader, logger: logger)
+                                                    shorterSide: PhotoViewer.largestShorterSide, keepingIn: largeDecodes),
+                                                  logger: logger)
+            context.largePhotos = LargePhotos(cache: LargePhotoCache(folder: largeFolder, downloader: largeDownloader,
+                                                                     logger: logger), decodes: largeDecodes)
             // One geocoder for names and search: one User-Agent, one limit of a request a second (shared anyway).
             let geocoder = NominatimGeocoder(endpoint: geocoderEndpoint, userAgent: AppInfo.userAgent, logger: logger)
             context.namer = PinNamer(database: database, online: geocoder, logger: logger)

@@ -210,19 +210,18 @@ final class PhotoDownloaderTests: XCTestCase {
         XCTAssertEqual(stagedFiles(), [])
     }
 
-    func testTheValidatorsDecodeTravelsWithTheStagedFile() async throws {
-        final class Decoded: DecodedPhoto {}
-        let decoded = Decoded()
+    func testTheValidatorsKeepTravelsWithTheStagedFile() async throws {
+        let kept = KeptPaths()
         let downloader = downloader(validator: { data in
-            ImageValidation.check(data).map { ValidatedImage(format: $0, decoded: decoded) }
+            ImageValidation.check(data).map { ValidatedImage(format: $0, keep: { path in kept.add(path) }) }
         })
 
-        let handed = HandedDecode()
         await downloader.download([request("kept")]) { event in
-            if case .success(let staged) = event.result { handed.set(staged.decoded) }
+            if case .success(let staged) = event.result { staged.keep?("photos/1/kept.jpg") }
         }
 
-        XCTAssertTrue(handed.value === decoded, "the photo is decoded once: the album gets the validator's decode")
+        XCTAssertEqual(kept.value, ["photos/1/kept.jpg"],
+                       "the photo is decoded once: its owner keeps the validator's decode under the file's path")
     }
 
     // MARK: - Servers that stall or never answer
@@ -358,11 +357,11 @@ private final class ResultBox: @unchecked Sendable {
     }
 }
 
-/// What a download handed on, read after it finished.
-private final class HandedDecode: @unchecked Sendable {
-    // @unchecked: set from the download's callback, read after `download` returned; the lock orders them.
+/// The paths a download's decode was kept under, read after it finished.
+private final class KeptPaths: @unchecked Sendable {
+    // @unchecked: added to from the download's callback, read after `download` returned; the lock orders them.
     private let lock = NSLock()
-    private var stored: (any DecodedPhoto)?
-    var value: (any DecodedPhoto)? { lock.withLock { stored } }
-    func set(_ decoded: (any DecodedPhoto)?) { lock.withLock { stored = decoded } }
+    private var paths: [String] = []
+    var value: [String] { lock.withLock { paths } }
+    func add(_ path: String) { lock.withLock { paths.append(path) } }
 }
