@@ -51,11 +51,8 @@ public enum ImageDecoding {
     /// More pixels than any photo Virtual Tourist shows needs (a 40-megapixel camera's full size).
     public static let maxPixels: Int64 = 40_000_000
 
-    /// The downloader's check of a photo body, which is also the photo's one decode: a known format
-    /// whose end marker is present (`ImageValidation.check`); then gdk-pixbuf reads the header, and
-    /// an image with more than `maxPixels` is refused before anything is decoded; then it must decode
-    /// without error, at the album grid's size (`side`×`side` device pixels), and that decode is
-    /// kept as the photo's grid picture (`pictures`) once the album has the file.
+    /// The downloader's check of a photo body (`ImageValidation.check`, then a decode at the grid's `side`), which is
+    /// also the photo's one decode: kept as its grid picture (`pictures`) once the album has the file.
     static func photoValidator(side: Int32, pictures: AlbumPictures?) -> ImageValidator {
         { (data: Data) -> Result<ValidatedImage, FlickrError> in
             ImageValidation.check(data).flatMap { (format: ImageValidation.Format) -> Result<ValidatedImage, FlickrError> in
