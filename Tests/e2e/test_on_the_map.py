@@ -16,6 +16,7 @@ from harness.accessibility import AccessibleApp
 from harness.geo import screen_point
 from harness.map import PIN_HEAD_ABOVE_TIP, WORLD_CENTRE, WORLD_ZOOM, map_box
 from harness.on_the_map import Account, OnTheMapApp, OnTheMapServer, SeededClass
+from harness.screenshots import shows_near, wait_until_screen_shows
 from harness.user_input import UserInput
 from harness.waiting import wait_until
 from harness.xdotool import xdotool
@@ -236,9 +237,12 @@ def test_enter_in_the_password_logs_in_and_shows_the_class_on_the_map(ui, on_the
     ui.find_any("List", ("radio button", "toggle button"))
     assert xdotool(ui.app.display, "getwindowname", ui.app.window_id).stdout.strip() == "On the Map"
     tiles.wait_for_tile_requests(count=4)
-    time.sleep(1.5)
+    lonely = on_the_map_class.students[:1] + on_the_map_class.students[3:4]
+    heads = [ui.pin_head(student.latitude, student.longitude) for student in lonely]
+    wait_until_screen_shows(ui.app, lambda image: all(shows_near(image, head, is_red) for head in heads),
+                            "the map drew the class's pins")
     image = screenshot("map-with-the-class")
-    for student in on_the_map_class.students[:1] + on_the_map_class.students[3:4]:  # the lonely two
+    for student in lonely:
         x, y = ui.pin_head(student.latitude, student.longitude)
         assert any(is_red(image.getpixel((x + dx, y + dy))) for dx in range(-6, 7) for dy in range(-6, 7)), \
             f"a red pin for {student.full_name} at {x},{y}"
@@ -251,8 +255,10 @@ def test_clicking_a_pin_shows_the_student_and_opens_their_link(logged_in, on_the
     ui = logged_in
     leilani = on_the_map_class.students[0]
     tiles.wait_for_tile_requests(count=4)
-    time.sleep(1)
-    ui.user.click(*ui.pin_head(leilani.latitude, leilani.longitude))
+    head = ui.pin_head(leilani.latitude, leilani.longitude)
+    wait_until_screen_shows(ui.app, lambda image: shows_near(image, head, is_red),
+                            f"the map drew {leilani.full_name}'s pin")
+    ui.user.click(*head)
     ui.find_any(leilani.full_name, ("label",))
     link = ui.find_any(leilani.media_url, LINK_ROLES)
     screenshot("pin-popover")
@@ -292,7 +298,7 @@ def test_a_row_whose_link_is_not_a_web_link_opens_nothing(logged_in, on_the_map_
     screenshot("not-a-web-link")
     assert "not a web" in same_text(text), text
     ui.answer_alert("OK")
-    time.sleep(1.5)
+    time.sleep(1.5)  # a pause, not a wait: it proves that no browser opens afterwards either
     assert ui.app.browser.opened() == []
 
 
@@ -332,13 +338,14 @@ def test_posting_a_place_found_offline_puts_me_on_the_map_and_first_in_the_list(
     assert "mountain view" in mine[0]["mapString"].lower()
     assert mine[0]["mediaURL"] == "https://github.com/mae-jemison"
     assert (mine[0]["firstName"], mine[0]["lastName"]) == (me.first_name, me.last_name)
-    time.sleep(1.5)
-    image = screenshot("map-with-my-pin")
     # My pin is drawn in its own colour, where the first start's view shows it or, if the app
     # centres the map on a new post, in the middle of the map.
     left, top, right, bottom = map_box(ui.accessible)
     candidates = [ui.pin_head(mine[0]["latitude"], mine[0]["longitude"]),
                   ((left + right) // 2, (top + bottom) // 2 - PIN_HEAD_ABOVE_TIP)]
+    wait_until_screen_shows(ui.app, lambda image: any(is_my_pin_colour(image.getpixel((x - 7, y)))
+                                                      for x, y in candidates), "the map drew my pin")
+    image = screenshot("map-with-my-pin")
     assert any(is_my_pin_colour(image.getpixel((x - 7, y))) for x, y in candidates), \
         f"a pin in my colour at one of {candidates}: {[image.getpixel((x - 7, y)) for x, y in candidates]}"
     ui.show("List")
