@@ -19,7 +19,10 @@ final class LocationListCacheTests: XCTestCase {
                 return ByteBuffer(string: "two")
             }
         }
-        try await Task.sleep(for: .milliseconds(50))
+        let deadline = ContinuousClock.now + .seconds(5)
+        while await !gate.isHolding, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
+        let computing = await gate.isHolding
+        XCTAssertTrue(computing, "the newer body is being computed")
         XCTAssertEqual(cache.readyBody(for: hot, revision: 1), ByteBuffer(string: "one"), "still served meanwhile")
         XCTAssertNil(cache.readyBody(for: hot, revision: 2), "not ready before it is computed")
         await gate.open()
@@ -75,6 +78,9 @@ private actor Gate {
         if isOpen { return }
         await withCheckedContinuation { waiters.append($0) }
     }
+
+    /// Whether something waits at the gate (a computation has started and is held).
+    var isHolding: Bool { !waiters.isEmpty }
 
     func open() {
         isOpen = true

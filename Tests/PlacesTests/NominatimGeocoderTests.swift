@@ -176,7 +176,9 @@ final class NominatimGeocoderTests: NominatimServerTestCase {
         let geocoder = makeGeocoder(timeout: 8)
         let started = Date()
         let search = Task { try await geocoder.search("Eiffel Tower") }
-        try await Task.sleep(for: .milliseconds(300))
+        while try await server.requests().isEmpty, Date().timeIntervalSince(started) < 1 {  // until the server holds it
+            try await Task.sleep(for: .milliseconds(10))
+        }
         search.cancel()
         do {
             let places = try await search.value

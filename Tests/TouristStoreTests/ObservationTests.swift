@@ -51,14 +51,14 @@ final class ObservationTests: XCTestCase {
         })
         defer { observation.cancel() }
         await fulfillment(of: [first], timeout: 5)
-        try await Task.sleep(for: .milliseconds(100))
+        try await Task.sleep(for: .milliseconds(100))  // a pause, not a wait: a start-up run would be counted by now
         let runsBeforeNaming = runs.withLock { $0 }
 
         // A name changes no position: the positions are not even read again.
         try await Task.detached {
             XCTAssertTrue(try database.namePin(id: id, "Somewhere", source: .offline, at: 1, 2))
         }.value
-        try await Task.sleep(for: .milliseconds(200))
+        try await Task.sleep(for: .milliseconds(200))  // a pause, not a wait: it proves that naming runs nothing
         XCTAssertEqual(runs.withLock { $0 }, runsBeforeNaming, "naming a pin does not read every position")
 
         // A move is delivered.
@@ -89,14 +89,14 @@ final class ObservationTests: XCTestCase {
         })
         defer { observation.cancel() }
         await fulfillment(of: [first], timeout: 5)
-        try await Task.sleep(for: .milliseconds(100))
+        try await Task.sleep(for: .milliseconds(100))  // a pause, not a wait: a start-up run would be counted by now
         let runsBeforeMoving = runs.withLock { $0 }
 
         try await Task.detached {
             // A nudge (a few metres) keeps the name; a real move would clear it.
             try database.movePin(id: id, latitude: 1.00001, longitude: 2, clearingAlbum: false)
         }.value
-        try await Task.sleep(for: .milliseconds(200))
+        try await Task.sleep(for: .milliseconds(200))  // a pause, not a wait: it proves that a nudge runs nothing
         XCTAssertEqual(runs.withLock { $0 }, runsBeforeMoving, "nudging a pin does not read every name")
 
         try await Task.detached {

@@ -68,7 +68,11 @@ final class WebClientTests: XCTestCase {
         try await server.inject("image", "hang")
         let cancelled = await withCheckedContinuation { continuation in
             let transfer = web.start(server.imageURL("b.jpg"), headers: [], timeout: 10) { continuation.resume(returning: $0) }
-            DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { transfer?.cancel() }
+            let server = server!
+            Task { // cancelled once the server holds the request: mid-transfer
+                _ = try? await server.waitForLog { $0.images.count == 2 }
+                transfer?.cancel()
+            }
         }
         guard case .failure(let failure) = cancelled else { return XCTFail("\(cancelled)") }
         XCTAssertEqual(failure, .cancelled)
