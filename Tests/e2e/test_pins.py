@@ -8,7 +8,7 @@ import time
 from harness.accessibility import AccessibleApp
 from harness.geo import screen_point
 from harness.map import WORLD_CENTRE, WORLD_ZOOM, drop_pin, map_box
-from harness.screenshots import crop, fraction_differing
+from harness.screenshots import crop, fraction_differing, wait_until_screen_shows
 from harness.xdotool import xdotool
 
 
@@ -20,6 +20,11 @@ def distance_on_screen(pin: tuple, point: tuple[float, float], box, centre=WORLD
 def is_pin_red(pixel: tuple[int, int, int]) -> bool:
     red, green, blue = pixel
     return red > 170 and green < 90 and blue < 90
+
+
+def wait_until_red_at(app, points: list[tuple[int, int]], message: str) -> None:
+    """Waits until the screen shows a pin's red at every point (where the tests look for a pin's head)."""
+    wait_until_screen_shows(app, lambda image: all(is_pin_red(image.getpixel(point)) for point in points), message)
 
 
 def test_press_and_hold_drops_a_pin_that_is_stored_before_release(app, tiles, user, accessible, screenshot):
@@ -36,7 +41,7 @@ def test_press_and_hold_drops_a_pin_that_is_stored_before_release(app, tiles, us
 
     assert len(rows) == 1
     assert distance_on_screen(rows[0], point, box) <= 1.5, f"pin {rows[0]} is not under the pointer {point}"
-    time.sleep(0.5)
+    wait_until_red_at(app, [(point[0] - 7, point[1] - 25)], "the dropped pin was drawn")
     image = screenshot("pin-dropped")
     assert is_pin_red(image.getpixel((point[0] - 7, point[1] - 25))), "a red pin is drawn above the point"
     assert app.viewport() is None, "dropping a pin does not move the map"
@@ -61,7 +66,7 @@ def test_holding_and_dragging_moves_the_new_pin_but_not_the_map(app, tiles, user
                           "the pin was saved where the button was released")
     assert len(pins) == 1
     assert is_pin_red(during.getpixel((end[0] - 7, end[1] - 25))), "the pin followed the pointer while held"
-    time.sleep(0.7)
+    time.sleep(0.7)  # a pause, not a wait: a pan would have saved its viewport by now
     assert app.viewport() is None, "the map did not pan"
     corner = (box[0] + 10, box[3] - 200, box[0] + 200, box[3] - 10)
     after = screenshot("after-drag")
@@ -96,7 +101,7 @@ def test_a_quick_drag_pans_the_map_without_dropping_a_pin(app, tiles, user, acce
     box = map_box(accessible)
     user.drag(box[0] + 600, box[1] + 400, box[0] + 400, box[1] + 300, steps=8, step_delay=0.02)
     app.wait_until(app.viewport, 5, "the panned view was saved")
-    time.sleep(0.8)
+    time.sleep(0.8)  # a pause, not a wait: a pin dropped by the drag would be stored by now
     assert app.pins() == []
 
 
@@ -104,7 +109,7 @@ def test_a_short_click_on_empty_map_does_nothing(app, tiles, user, accessible):
     tiles.wait_for_tile_requests(count=4)
     box = map_box(accessible)
     user.click(box[0] + 300, box[1] + 200)
-    time.sleep(1.0)
+    time.sleep(1.0)  # a pause, not a wait: a pin or an album the click made would be there by now
     assert app.pins() == []
     assert not accessible.exists("Back", "push button"), "no album opened"
 
@@ -113,9 +118,10 @@ def test_clicking_a_pin_opens_its_album_and_back_returns_to_the_same_map(app, ti
     tiles.wait_for_tile_requests(count=4)
     box = map_box(accessible)
     pin, _ = drop_pin(app, user, accessible, (box[0] + 520, box[1] + 330))
-    time.sleep(0.5)
-    map_before = screenshot("map")
     tip = screen_point(pin[1], pin[2], WORLD_CENTRE, WORLD_ZOOM, box)
+    head = (round(tip[0]) - 7, round(tip[1]) - 25)
+    wait_until_red_at(app, [head], "the dropped pin was drawn")
+    map_before = screenshot("map")
 
     for back in ("Escape", "alt+Left", "button"):
         user.click(round(tip[0]), round(tip[1]) - 25)
@@ -128,9 +134,8 @@ def test_clicking_a_pin_opens_its_album_and_back_returns_to_the_same_map(app, ti
         else:
             app.key(back)
         app.wait_until(lambda: not accessible.exists("Back", "push button"), 5, f"{back} went back to the map")
-        time.sleep(0.6)  # the page slides back (GtkStack transition) before the next click
+        wait_until_red_at(app, [head], "the page slid away and the pin is drawn again")  # before the next click
 
-    time.sleep(0.5)
     assert fraction_differing(crop(map_before, box), crop(screenshot("map-again"), box)) < 0.02
     assert app.viewport() is None, "the map kept its viewport"
 
@@ -151,7 +156,7 @@ def test_deleting_a_pin_offers_undo_that_restores_it(app, tiles, user, accessibl
 
     accessible.click("Undo")
     app.wait_until(lambda: app.pins() == [pin], 5, "Undo restored the same pin")
-    time.sleep(0.5)
+    wait_until_red_at(app, [(round(tip[0]) - 7, round(tip[1]) - 25)], "the restored pin was drawn")
     assert is_pin_red(screenshot("pin-restored").getpixel((round(tip[0]) - 7, round(tip[1]) - 25)))
 
     # Deleting again and letting the notification go: the pin stays deleted after a restart.
@@ -160,7 +165,7 @@ def test_deleting_a_pin_offers_undo_that_restores_it(app, tiles, user, accessibl
     app.wait_until(lambda: app.pins() == [], 5, "the pin was deleted again")
     assert app.quit() == 0
     app.start()
-    time.sleep(1)
+    time.sleep(1)  # a pause, not a wait: a deletion the restart undid would show in the store by now
     assert app.pins() == []
 
 
@@ -175,7 +180,9 @@ def test_pins_are_shown_again_after_a_restart(app, tiles, user, accessible, scre
 
     app.start()
     accessible = AccessibleApp()
-    time.sleep(2)
+    heads = [(round(x) - 7, round(y) - 25) for x, y in
+             (screen_point(pin[1], pin[2], WORLD_CENTRE, WORLD_ZOOM, map_box(accessible)) for pin in pins)]
+    wait_until_red_at(app, heads, "every pin was drawn after the restart")
     image = screenshot("pins-after-restart")
     assert app.pins() == pins
     for pin in pins:
