@@ -9,7 +9,7 @@ from pathlib import Path
 
 from harness.accessibility import AccessibleApp
 from harness.map import map_box
-from harness.screenshots import crop, is_blank
+from harness.screenshots import crop, is_blank, wait_until_screen_shows
 from harness.tile_server import render_tile
 
 OFFLINE_NOTE = "Offline — showing saved map"
@@ -51,7 +51,9 @@ def test_offline_first_start_shows_the_world_and_says_so_until_tiles_come_back(m
     accessible.find(OFFLINE_NOTE, "label", timeout=15)
     app.wait_until(lambda: all(p.exists() for p in zoom_two_files(app).values()), 10,
                    "the basemap stood in for every tile of the world view")
-    time.sleep(0.5)
+    box = map_box(accessible)
+    wait_until_screen_shows(app, lambda image: fraction_near(crop(image, box), BASEMAP_SEA) > 0.2
+                            and fraction_near(crop(image, box), BASEMAP_LAND) > 0.05, "the basemap was drawn")
     offline = crop(screenshot("offline-first-start"), map_box(accessible))
     assert not is_blank(offline), "the map is blank offline"
     assert fraction_near(offline, BASEMAP_SEA) > 0.2, "the basemap's sea is drawn"
@@ -66,7 +68,8 @@ def test_offline_first_start_shows_the_world_and_says_so_until_tiles_come_back(m
     files = zoom_two_files(app)
     app.wait_until(lambda: all(p.read_bytes() == render_tile(*tile) for tile, p in files.items()), 15,
                    "every stand-in in view was replaced by the server's tile")
-    time.sleep(1.5)  # the map reloads the replaced tiles from disk
+    wait_until_screen_shows(app, lambda image: fraction_near(crop(image, box), BASEMAP_SEA) < 0.02,
+                            "the map reloaded the replaced tiles from disk")
     online = crop(screenshot("online-again"), map_box(accessible))
     assert fraction_near(online, BASEMAP_SEA) < 0.02, "the stand-ins the map had drawn are gone from the screen"
     assert not is_blank(online)

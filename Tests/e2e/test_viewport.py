@@ -8,7 +8,7 @@ import time
 from harness.accessibility import AccessibleApp
 from harness.geo import degrees_per_pixel
 from harness.map import map_box
-from harness.screenshots import crop, fraction_differing, is_blank
+from harness.screenshots import crop, fraction_differing, is_blank, wait_until_screen_shows
 
 WORLD = (20.0, 0.0, 2)  # the first start's view
 
@@ -67,10 +67,11 @@ def test_pan_and_zoom_are_restored_after_a_restart(app, tiles, user, accessible,
 
     app.start()
     accessible = AccessibleApp()
-    time.sleep(2.5)  # tiles from the cache are drawn
-    after = screenshot("after-restart")
     left, top, right, bottom = map_box(accessible)
     box = (left, top + 80, right, bottom)  # below where in-app notifications slide in
+    wait_until_screen_shows(app, lambda image: fraction_differing(crop(before, box), crop(image, box), max_shift=1)
+                            < 0.02, "the tiles from the cache were drawn where they were")
+    after = screenshot("after-restart")
     difference = fraction_differing(crop(before, box), crop(after, box), max_shift=1)
     assert difference < 0.02, f"the map looks different after the restart ({difference:.1%} of pixels differ)"
 
