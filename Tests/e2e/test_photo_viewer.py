@@ -121,7 +121,7 @@ def test_the_keyboard_moves_through_the_photos_removes_restores_and_views_them(m
     images_before = len(flickr.requests("image"))
     app.key("Return")
     accessible.find(title, "frame")
-    time.sleep(1)
+    time.sleep(1)  # a pause, not a wait: a request for the bigger size would have been made by now
     assert flickr.requests("image")[images_before:] == [], "the second view used the cached file"
     viewer_keys(app, title, "Escape")
     app.wait_until(lambda: not accessible.exists(title, "frame"), 5, "Escape closed the viewer")
