@@ -85,7 +85,7 @@ private func writeSome(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: 
 
 extension POSIXError {
     /// The error `code` names (EIO if it names none).
-    public init(_ code: Int32) {
+    init(_ code: Int32) {
         self.init(POSIXErrorCode(rawValue: code) ?? .EIO)
     }
 }
