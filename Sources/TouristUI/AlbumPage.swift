@@ -164,6 +164,14 @@ final class AlbumPage {
         }
         let deadline = Timeout.after(milliseconds: Self.readyWait) { [weak self] in self?.finishOpening() }
         phase = .opening(present: present, deadline: deadline)
+        if pinID != self.pinID || reading == nil { read(pinID: pinID) } // else the read the pointer started
+    }
+
+    /// Reads the album of the pin under the pointer behind the map (nothing is downloaded): the click that usually
+    /// follows finds it read, and shows it in its first frame.
+    func prepare(pinID: Int64) {
+        guard case .hidden = phase, pinID != self.pinID, !albums.activity(ofPin: pinID).isBusy else { return }
+        logger.trace("album \(pinID): made ready")
         read(pinID: pinID)
     }
 
@@ -182,6 +190,7 @@ final class AlbumPage {
             let snapshot = try? await AlbumSnapshot.read(pinID: pinID, store: store, pictures: pictures,
                                                          side: PhotoTile.side * scale, scale: scale)
             guard let self, self.pinID == pinID, !Task.isCancelled else { return }
+            self.reading = nil
             if let snapshot { self.arrived(snapshot.contents, pictures: snapshot.pictures) }
             self.finishOpening()
             self.observation = self.store.observeAlbum(ofPin: pinID, onError: { [weak self] error in

@@ -79,6 +79,7 @@ final class MainWindow {
             pins.onNamesChanged = { [weak self] in self?.showAlbumTitle() }
             namer = context.namer
             pins.onOpen = { [weak self] mark in self?.openAlbum(mark) }
+            pins.onHover = { [weak album] mark in album?.prepare(pinID: mark.key) }
             page.pinLayer = pins.pinLayer
             self.pins = pins
             sidebar.untitled = { [weak pins] place in

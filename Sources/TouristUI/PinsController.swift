@@ -37,6 +37,8 @@ final class PinsController {
 
     /// A pin was clicked: open its album.
     var onOpen: ((PinMark) -> Void)?
+    /// The pointer came onto a pin, or pressed it: its album may be opened next.
+    var onHover: ((PinMark) -> Void)?
     /// A pin was deleted (its album page must let go of it).
     var onDeleted: ((Int64) -> Void)?
     /// Some pin's name changed (an open album's title may follow).
@@ -59,7 +61,8 @@ final class PinsController {
             dragMoved: { _ in },
             dragEnded: { [unowned self] mark in self.dragEnded(mark) },
             activate: { [unowned self] mark in self.activate(mark) },
-            contextMenu: { [unowned self] mark, event in self.showMenu(for: mark, event: event) }))
+            contextMenu: { [unowned self] mark, event in self.showMenu(for: mark, event: event) },
+            hovered: { [unowned self] mark in self.hovered(mark) }))
         menu.onOpen = { [weak self] mark in self?.activate(mark) }
         menu.onDelete = { [weak self] mark in self?.delete(mark) }
         // Hovering a pin names it.
@@ -236,6 +239,10 @@ final class PinsController {
 
     private func activate(_ mark: PinMark) {
         if let mark = saved(mark) { onOpen?(mark) }
+    }
+
+    private func hovered(_ mark: PinMark) {
+        if let mark = saved(mark) { onHover?(mark) }
     }
 
     private func showMenu(for mark: PinMark, event: UnsafeMutablePointer<GdkEvent>) {

@@ -1,5 +1,5 @@
-"""Opening an album from the map: a click reads the album's rows and its photos' grid pictures from disk (nothing
-downloaded), and the page comes on screen with them, so the album's first frame shows it whole."""
+"""Opening an album from the map: the pin under the pointer gets its album ready (its rows and pictures read
+from disk, nothing downloaded), so the click that follows shows the album whole in its first frame."""
 
 from __future__ import annotations
 
@@ -53,15 +53,21 @@ def restart_and_open(app, user, head) -> tuple[AccessibleApp, int]:
     return accessible, start
 
 
-def test_a_click_on_the_pin_under_the_pointer_shows_its_album_whole(make_app, flickr, user, screenshot):
+def test_the_pin_under_the_pointer_gets_its_album_ready_and_a_click_shows_it_whole(make_app, flickr, user,
+                                                                                   screenshot):
     app, pin, head, photos = downloaded_album(make_app, user)
     requests_before = len(flickr.requests())
     app.start()
     accessible = AccessibleApp()
     wait_until_pin_drawn(app, head)
     user.mousemove(head[0] + 80, head[1] + 80)  # on the map, off the pin
+    start = len(app.log_text())
     user.mousemove(*head)
-    assert painted(app.log_text(), pin[0]) == [], "nothing of the album was drawn before the click"
+    app.wait_until(lambda: f"album {pin[0]}: made ready" in app.log_text()[start:], 5,
+                   "the album of the pin under the pointer was made ready")
+    app.wait_until(lambda: shown_from_disk(app.log_text()[start:], pin[0]) == len(photos), 5,
+                   "its photos were read from disk before any click")
+    assert painted(app.log_text()[start:], pin[0]) == [], "nothing of the album was drawn: it is behind the map"
     assert not accessible.exists("Back", "push button"), "the map is still on screen"
 
     clicked = len(app.log_text())
@@ -70,7 +76,7 @@ def test_a_click_on_the_pin_under_the_pointer_shows_its_album_whole(make_app, fl
     frames = app.wait_until(lambda: painted(app.log_text()[clicked:], pin[0]), 5, "the album was drawn")
     screenshot("opened whole")
     assert frames[0] == (len(photos), len(photos)), f"the album's first frame shows every photo: {frames}"
-    assert shown_from_disk(app.log_text()[clicked:], pin[0]) == len(photos), "every photo read from its kept picture"
+    assert shown_from_disk(app.log_text()[clicked:], pin[0]) == 0, "no photo came in after the click"
     names = tile_names(accessible)
     assert len(names) == len(photos) and LOADING not in names, names
     assert len(flickr.requests()) == requests_before, "pointing at a pin and opening its album asked for nothing"
@@ -91,6 +97,7 @@ def test_an_album_opened_with_no_pointer_on_its_pin_comes_on_screen_whole(make_a
     accessible.find("Back", "push button")
     frames = app.wait_until(lambda: painted(app.log_text()[start:], pin[0]), 5, "the album was drawn")
     screenshot("opened from my places")
+    assert f"album {pin[0]}: made ready" not in app.log_text()[start:]
     assert frames[0] == (len(photos), len(photos)), f"the album's first frame shows every photo: {frames}"
 
 
