@@ -131,9 +131,9 @@ extension AlbumService {
         switch event.result {
         case .success(let staged):
             do {
-                let relativePath = try await adoptions.adopt(StagedPhotoFile(photoID: photoID, file: staged.file,
-                                                                             fileExtension: staged.format.fileExtension))
-                staged.keep?(relativePath) // the grid's picture of it, from the check's decode
+                _ = try await adoptions.adopt(StagedPhotoFile(photoID: photoID, file: staged.file,
+                                                              fileExtension: staged.format.fileExtension),
+                                              keep: staged.keep) // the grid's picture of it, from the check's decode
             } catch StoreError.photoNotFound {
                 // Removed from the album while it downloaded: the staged file is simply not taken.
             } catch {

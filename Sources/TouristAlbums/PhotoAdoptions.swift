@@ -6,7 +6,8 @@ import TouristStore
 @MainActor
 final class PhotoAdoptions {
     private let store: any AlbumStore
-    private var waiting: [(file: StagedPhotoFile, continuation: CheckedContinuation<String, any Error>)] = []
+    private var waiting: [(file: StagedPhotoFile, keep: (@Sendable (String) -> Void)?,
+                           continuation: CheckedContinuation<String, any Error>)] = []
     private var writing = false
 
     init(store: any AlbumStore) {
@@ -16,9 +17,11 @@ final class PhotoAdoptions {
     /// Returns once the photo's file is in the photos folder and its row names it, with its path there (relative to
     /// the data folder, as the row has it); throws the store's error for this photo (`photoNotFound` if it left the
     /// album meanwhile). The staged file is the caller's until then.
-    func adopt(_ file: StagedPhotoFile) async throws -> String {
+    /// - parameter keep: given the path as soon as the row names it, before anyone watching the album can ask for the
+    ///   photo's picture (its download's decode is kept under that path).
+    func adopt(_ file: StagedPhotoFile, keep: (@Sendable (String) -> Void)? = nil) async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
-            waiting.append((file, continuation))
+            waiting.append((file, keep, continuation))
             if !writing {
                 writing = true
                 Task { await writeWhileWaiting() }
@@ -32,8 +35,15 @@ final class PhotoAdoptions {
             waiting = []
             let store = self.store
             let files = batch.map(\.file)
+            let keeps = batch.map(\.keep)
             do {
-                let outcomes = try await AlbumService.background { try store.adoptPhotoFiles(files) }
+                let outcomes = try await AlbumService.background {
+                    let outcomes = try store.adoptPhotoFiles(files)
+                    for (keep, outcome) in zip(keeps, outcomes) {
+                        if let keep, case .success(let path) = outcome { keep(path) }
+                    }
+                    return outcomes
+                }
                 for (entry, outcome) in zip(batch, outcomes) {
                     entry.continuation.resume(with: outcome.mapError { $0 as any Error })
                 }
