@@ -89,6 +89,7 @@ let package = Package(
                                                  .product(name: "Logging", package: "swift-log")]),
         .executableTarget(name: "virtual-tourist", dependencies: ["TouristUI", "TouristStore", "GLibSwift", "AppLogging",
                                                                 "TouristAlbums", "FlickrClient", "CFlickrBuildKey",
+                                                                "MapTiles", "Places",
                                                                 .product(name: "Logging", package: "swift-log")]),
 
         .testTarget(name: "TouristStoreTests", dependencies: ["TouristStore"]),
@@ -149,6 +150,7 @@ let package = Package(
                                                   "StudentLocations", "Places",
                                                   .product(name: "Logging", package: "swift-log")]),
         .executableTarget(name: "on-the-map", dependencies: ["OnTheMapUI", "StudentLocations", "Places", "GLibSwift", "AppLogging",
+                                                           "MapTiles",
                                                            .product(name: "Logging", package: "swift-log")]),
         // Client tests against the real server, started in-process on 127.0.0.1.
         .testTarget(name: "StudentLocationsTests",

@@ -44,8 +44,10 @@ public final class MapWidget {
     /// `userAgent` names the app to the tile server (its usage policy asks apps to identify themselves).
     /// `zoomButtons`: false where no window provides the zoom actions (a map inside a dialog).
     /// `basemap` finds the built-in world map drawn where no tile can be had (called off the main thread).
-    public init(tileSource: TileSource, tileCacheFolder: URL, userAgent: String, logger: Logger,
-                zoomButtons: Bool = true, basemap: @escaping @Sendable () -> URL? = { Basemap.locate() }) {
+    /// `fetcher` starts the fetching of the map's tiles (the app's main.swift makes the live one).
+    public init(tileSource: TileSource, tileCacheFolder: URL, userAgent: String, fetcher: TileFetcherFactory,
+                logger: Logger, zoomButtons: Bool = true,
+                basemap: @escaping @Sendable () -> URL? = { Basemap.locate() }) {
         let cache = tileCacheFolder.appendingPathComponent(tileSource.cacheFolderName, isDirectory: true)
         try? FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
         // The app fetches the tiles (TileKeeper) and draws them (TileLayer); osm-gps-map keeps the view and the
@@ -60,7 +62,7 @@ public final class MapWidget {
         GLibLogRouting.route(domain: "libsoup", to: logger, warningLevel: .debug, criticalLevel: .debug)
         lifetime = WidgetLifetime(map)
         tiles = TileKeeper(map: map, source: tileSource, cacheFolder: cache, userAgent: userAgent,
-                           maxZoom: Self.maxZoom, basemap: basemap, logger: logger)
+                           maxZoom: Self.maxZoom, basemap: basemap, fetcher: fetcher, logger: logger)
         tileLayer = TileLayer(map: map, cache: TileCache(folder: cache)) // the first layer: under the pins
         tiles.onTileChanged = { [tileLayer] tile in tileLayer.tileChanged(tile) }
         gtk_widget_set_hexpand(map.widget, 1)

@@ -20,7 +20,7 @@ final class TileKeeper {
     let note: UnsafeMutablePointer<GtkWidget>
     private let map: UnsafeMutablePointer<OsmGpsMap>
     private let logger: Logger
-    private var loader: TileLoader!
+    private var loader: (any TileFetching)!
     /// Holds the map while the keeper lives; off once the map is destroyed (no redraw may touch it then).
     private let lifetime: WidgetLifetime
     private var offline = false
@@ -32,7 +32,7 @@ final class TileKeeper {
     var onTileChanged: ((TileID) -> Void)?
 
     init(map: UnsafeMutablePointer<OsmGpsMap>, source: TileSource, cacheFolder: URL, userAgent: String,
-         maxZoom: Int, basemap: @escaping @Sendable () -> URL?, logger: Logger) {
+         maxZoom: Int, basemap: @escaping @Sendable () -> URL?, fetcher: TileFetcherFactory, logger: Logger) {
         self.map = map
         lifetime = WidgetLifetime(map)
         self.logger = logger
@@ -45,7 +45,7 @@ final class TileKeeper {
         let configuration = TileLoader.Configuration(
             template: TileURLTemplate(source.template, maxZoom: maxZoom), cache: TileCache(folder: cacheFolder),
             basemap: basemap, userAgent: userAgent)
-        loader = TileLoader(configuration) { [weak self] event in
+        loader = fetcher(configuration) { [weak self] event in
             Task { @MainActor in self?.handle(event) }
         }
         vt_osm_gps_map_set_auto_download(map, 0)
@@ -76,7 +76,7 @@ final class TileKeeper {
             guard self.lifetime.isAlive else { return }
             let tiles = self.tilesInView()
             self.askedOnce = self.askedOnce || !tiles.isEmpty
-            self.loader.show(tiles)
+            self.loader.show(tiles, probe: false)
         }
     }
 

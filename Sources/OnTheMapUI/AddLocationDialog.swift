@@ -17,6 +17,7 @@ final class AddLocationDialog {
         var finder: PlaceFinder
         var tileSource: TileSource
         var tileCacheFolder: URL
+        var tileFetcher: TileFetcherFactory
         var logger: Logger
     }
 
@@ -90,7 +91,8 @@ final class AddLocationDialog {
         Widgets.addStyleClass(placeCoordinates, "dim-label")
         gtk_label_set_xalign(placeCoordinates.cast(), 0)
         map = MapWidget(tileSource: services.tileSource, tileCacheFolder: services.tileCacheFolder,
-                        userAgent: OnTheMapInfo.userAgent, logger: services.logger, zoomButtons: false)
+                        userAgent: OnTheMapInfo.userAgent, fetcher: services.tileFetcher, logger: services.logger,
+                        zoomButtons: false)
         gtk_widget_set_size_request(map.root, 480, 240)
         pin = PinLayer(map: map.map)
         map.pinLayer = pin

@@ -4,24 +4,24 @@ import GLibSwift
 import Logging
 import MapView
 import Places
-import StudentLocations
 
 /// The GtkApplication: one instance over D-Bus, app-wide actions and shortcuts, the window.
 @MainActor
 public final class OnTheMapApplication {
     private let desktop: DesktopApplication
     private let configuration: OnTheMapConfiguration
+    private let services: OnTheMapServices
     private let logger: Logger
     private let finder: PlaceFinder
     private var window: OnTheMapWindow?
 
-    public init(configuration: OnTheMapConfiguration, logger: Logger) {
+    public init(configuration: OnTheMapConfiguration, services: OnTheMapServices, logger: Logger) {
         self.configuration = configuration
+        self.services = services
         self.logger = logger
         FontLoading.start()
         ImageLoaders.preload()
-        let geocoder = NominatimGeocoder(endpoint: configuration.geocoder, userAgent: OnTheMapInfo.userAgent, logger: logger)
-        finder = PlaceFinder(offline: OfflineCities(), online: geocoder, logger: logger)
+        finder = PlaceFinder(offline: OfflineCities(), online: services.geocoder, logger: logger)
         for problem in configuration.problems { logger.warning("\(problem)") }
         desktop = DesktopApplication(id: OnTheMapInfo.id, programName: OnTheMapInfo.programName,
                                      name: OnTheMapInfo.name)
@@ -50,10 +50,9 @@ public final class OnTheMapApplication {
 
     private func activate() {
         if window?.isOpen != true {
-            let configuration = self.configuration, logger = self.logger
             window = OnTheMapWindow(application: desktop.application, services: .init(
-                configuration: configuration, finder: finder, logger: logger,
-                makeClient: { server in OnTheMapClient(baseURL: server, logger: logger) }))
+                configuration: configuration, finder: finder, logger: logger, makeClient: services.makeClient,
+                tileFetcher: services.tiles))
         }
         window?.present()
     }

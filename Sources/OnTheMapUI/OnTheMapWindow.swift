@@ -17,6 +17,8 @@ final class OnTheMapWindow {
         var logger: Logger
         /// Builds the API client for the server the user logs in to.
         var makeClient: (URL) -> any StudentLocationsAPI
+        /// Starts each map's tile fetching.
+        var tileFetcher: TileFetcherFactory
     }
 
     let window: UnsafeMutablePointer<GtkWidget>
@@ -73,7 +75,8 @@ final class OnTheMapWindow {
 
         loginPage = LoginPage(server: services.configuration.server)
         mapPage = StudentMapPage(tileSource: services.configuration.tileSource,
-                                 tileCacheFolder: services.configuration.tileCacheFolder, logger: services.logger)
+                                 tileCacheFolder: services.configuration.tileCacheFolder,
+                                 tileFetcher: services.tileFetcher, logger: services.logger)
         listPage = StudentListPage()
         content = gtk_stack_new()
         gtk_stack_add_titled(content.cast(), mapPage.root, "map", "Map")
@@ -314,6 +317,7 @@ final class OnTheMapWindow {
         AddLocationDialog.present(over: window, services: .init(api: directory.api, session: session, finder: services.finder,
                                                                 tileSource: configuration.tileSource,
                                                                 tileCacheFolder: configuration.tileCacheFolder,
+                                                                tileFetcher: services.tileFetcher,
                                                                 logger: services.logger)) { [weak self] in
             self?.posted()
         }

@@ -20,9 +20,9 @@ final class StudentMapPage {
     /// Opens a link in the browser (the window owns the parent for alerts).
     var onOpenLink: ((URL) -> Void)?
 
-    init(tileSource: TileSource, tileCacheFolder: URL, logger: Logger) {
+    init(tileSource: TileSource, tileCacheFolder: URL, tileFetcher: @escaping TileFetcherFactory, logger: Logger) {
         mapWidget = MapWidget(tileSource: tileSource, tileCacheFolder: tileCacheFolder,
-                              userAgent: OnTheMapInfo.userAgent, logger: logger)
+                              userAgent: OnTheMapInfo.userAgent, fetcher: tileFetcher, logger: logger)
         lifetime = WidgetLifetime(mapWidget.map)
         pinLayer = PinLayer(map: mapWidget.map)
         mapWidget.pinLayer = pinLayer

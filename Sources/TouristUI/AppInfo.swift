@@ -6,5 +6,5 @@ public enum AppInfo {
     public static let version = "0.1.0"
     public static let website = "https://github.com/virtualtourist/VirtualTourist"
     /// How the app names itself to tile servers and Flickr (their usage policies ask for it).
-    static let userAgent = "VirtualTourist/\(version) (+\(website))"
+    public static let userAgent = "VirtualTourist/\(version) (+\(website))"
 }

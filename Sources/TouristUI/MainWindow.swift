@@ -59,7 +59,7 @@ final class MainWindow {
 
         if let database = context.database, let albums = context.albums, let pictures = context.pictures {
             let page = MapWidget(tileSource: context.tileSource, tileCacheFolder: context.paths.tileCacheFolder,
-                                 userAgent: AppInfo.userAgent, logger: context.logger)
+                                 userAgent: AppInfo.userAgent, fetcher: context.tileFetcher, logger: context.logger)
             mapPage = page
             // My Places slides in beside the map.
             let sidebar = PlacesSidebar(store: database)

@@ -13,6 +13,8 @@ import TouristStore
 struct AppContext {
     var paths: AppPaths
     var tileSource: TileSource
+    /// Starts the map's tile fetching (the live one comes from main.swift).
+    var tileFetcher: TileFetcherFactory
     /// Bad settings that were replaced by defaults, told to the user once the window is up.
     var configurationProblems: [String]
     var database: AppDatabase?
@@ -38,9 +40,8 @@ struct AppContext {
 public final class TouristApplication {
     private let desktop: DesktopApplication
     private let paths: AppPaths
-    private let tileSource: TileSource
-    private let flickrConfiguration: FlickrConfiguration
-    private var configurationProblems: [String] = []
+    private let configuration: TouristConfiguration
+    private let services: TouristServices
     private let keyResolver: FlickrAPIKeyResolver
     private let logger: Logger
     private var context: AppContext?
@@ -48,33 +49,18 @@ public final class TouristApplication {
     private var watchdog: MainLoopWatchdog?
     private let preload: StorePreload
     private var imageFormatsRequested = false
-    /// Where pins' place names are refined online (Nominatim's API).
-    private let geocoderEndpoint: URL
-    static let geocoderVariable = "VIRTUAL_TOURIST_GEOCODER_URL"
 
-    /// - parameter builtInFlickrKey: the key meson baked in (`-Dflickr_api_key`), or "".
-    public init(paths: AppPaths, environment: [String: String], builtInFlickrKey: String, logger: Logger) {
+    /// - parameter keyResolver: the Flickr key the search uses, changed in Preferences.
+    public init(paths: AppPaths, configuration: TouristConfiguration, keyResolver: FlickrAPIKeyResolver,
+                services: TouristServices, logger: Logger) {
         self.paths = paths
+        self.configuration = configuration
+        self.services = services
+        self.keyResolver = keyResolver
         self.logger = logger
         preload = StorePreload(paths: paths)
         FontLoading.start()
-        keyResolver = FlickrAPIKeyResolver(configFolder: paths.configFolder, builtInKey: builtInFlickrKey,
-                                           environment: environment)
-        do {
-            flickrConfiguration = try FlickrConfiguration.fromEnvironment(environment, appVersion: AppInfo.version)
-        } catch {
-            flickrConfiguration = FlickrConfiguration(appVersion: AppInfo.version)
-            configurationProblems.append(
-                "\(FlickrConfiguration.endpointEnvironmentVariable) is not usable (\(error.userMessage)); using Flickr itself.")
-        }
-        configurationProblems += flickrConfiguration.proxies.problems.map { "\($0). Flickr is reached without that proxy." }
-        let (source, problem) = TileSource.fromEnvironment(environment)
-        tileSource = source
-        if let problem { configurationProblems.append(problem.description) }
-        let geocoder = NominatimGeocoder.endpoint(from: environment, variable: Self.geocoderVariable)
-        geocoderEndpoint = geocoder.endpoint
-        if let problem = geocoder.problem { configurationProblems.append(problem) }
-        for problem in configurationProblems { logger.warning("\(problem)") }
+        for problem in configuration.problems { logger.warning("\(problem)") }
         desktop = DesktopApplication(id: AppInfo.id, programName: AppInfo.programName, name: AppInfo.name)
         desktop.application.connect(.startup) { [weak self] in self?.startup() }
         desktop.application.connect(.activate) { [weak self] in self?.activate() }
@@ -183,8 +169,9 @@ public final class TouristApplication {
     }
 
     private func openContext() -> AppContext {
-        var context = AppContext(paths: paths, tileSource: tileSource, configurationProblems: configurationProblems,
-                                 database: nil, startupError: nil, logger: logger)
+        var context = AppContext(paths: paths, tileSource: configuration.tileSource, tileFetcher: services.tiles,
+                                 configurationProblems: configuration.problems, database: nil, startupError: nil,
+                                 logger: logger)
         let loaded = preload.take()
         do {
             let database = try loaded.database.get()
@@ -202,25 +189,22 @@ public final class TouristApplication {
             let pictures = AlbumPictures(folder: paths.thumbnailsFolder,
                                          photoPath: { database.photoFileURL(relativePath: $0).path })
             context.pictures = pictures
-            let client = FlickrAPIClient(configuration: flickrConfiguration, keyResolver: keyResolver, logger: logger)
-            let downloader = PhotoDownloader(configuration: flickrConfiguration, stagingFolder: paths.stagingFolder,
-                                             validator: ImageDecoding.photoValidator(side: PhotoTile.side * Self.screenScale(),
-                                                                                      pictures: pictures),
-                                             logger: logger)
-            let albums = AlbumService(store: database, searcher: client, downloader: downloader,
-                                      albumSize: flickrConfiguration.albumSize, logger: logger)
+            let downloader = services.makeDownloader(paths.stagingFolder,
+                                                     ImageDecoding.photoValidator(side: PhotoTile.side * Self.screenScale(),
+                                                                                  pictures: pictures))
+            let albums = AlbumService(store: database, searcher: services.flickr, downloader: downloader,
+                                      albumSize: configuration.flickr.albumSize, logger: logger)
             context.albums = albums
             let largeFolder = paths.largePhotosFolder
             let largeDecodes = LargePhotoDecodes()
-            let largeDownloader = PhotoDownloader(configuration: flickrConfiguration,
-                                                  stagingFolder: LargePhotoCache.stagingFolder(in: largeFolder),
-                                                  validator: ImageDecoding.largePhotoValidator(
-                                                    shorterSide: PhotoViewer.largestShorterSide, keepingIn: largeDecodes),
-                                                  logger: logger)
+            let largeDownloader = services.makeDownloader(LargePhotoCache.stagingFolder(in: largeFolder),
+                                                          ImageDecoding.largePhotoValidator(
+                                                            shorterSide: PhotoViewer.largestShorterSide,
+                                                            keepingIn: largeDecodes))
             context.largePhotos = LargePhotos(cache: LargePhotoCache(folder: largeFolder, downloader: largeDownloader,
                                                                      logger: logger), decodes: largeDecodes)
             // One geocoder for names and search: one User-Agent, one limit of a request a second (shared anyway).
-            let geocoder = NominatimGeocoder(endpoint: geocoderEndpoint, userAgent: AppInfo.userAgent, logger: logger)
+            let geocoder = services.geocoder
             context.namer = PinNamer(database: database, online: geocoder, logger: logger)
             context.placeFinder = PlaceFinder(offline: OfflineCities(), online: geocoder, logger: logger)
         } catch {

@@ -2,7 +2,10 @@ import AppLogging
 import Foundation
 import GLibSwift
 import Logging
+import MapTiles
 import OnTheMapUI
+import Places
+import StudentLocations
 
 DesktopApplication.answerInformationOptions(
     CommandLine.arguments, programName: OnTheMapInfo.programName, version: OnTheMapInfo.version,
@@ -18,5 +21,11 @@ DesktopApplication.answerInformationOptions(
 let environment = ProcessInfo.processInfo.environment
 StampedLogHandler.bootstrap(levelVariable: "ON_THE_MAP_LOG", environment: environment)
 let logger = Logger(label: OnTheMapInfo.programName)
-let application = OnTheMapApplication(configuration: OnTheMapConfiguration(environment: environment), logger: logger)
+let configuration = OnTheMapConfiguration(environment: environment)
+// The live clients; the UI sees them only through their protocols.
+let services = OnTheMapServices(
+    makeClient: { server in OnTheMapClient(baseURL: server, logger: logger) },
+    geocoder: NominatimGeocoder(endpoint: configuration.geocoder, userAgent: OnTheMapInfo.userAgent, logger: logger),
+    tiles: { TileLoader($0, onEvent: $1) })
+let application = OnTheMapApplication(configuration: configuration, services: services, logger: logger)
 exit(application.run())

@@ -2,7 +2,10 @@ import AppLogging
 import CFlickrBuildKey
 import Foundation
 import GLibSwift
+import FlickrClient
 import Logging
+import MapTiles
+import Places
 import TouristStore
 import TouristUI
 
@@ -21,6 +24,19 @@ let environment = ProcessInfo.processInfo.environment
 StampedLogHandler.bootstrap(levelVariable: "VIRTUAL_TOURIST_LOG", environment: environment)
 let logger = Logger(label: AppInfo.programName)
 
-let application = TouristApplication(paths: AppPaths(environment: environment), environment: environment,
-                                     builtInFlickrKey: String(cString: vt_build_flickr_api_key()), logger: logger)
+let paths = AppPaths(environment: environment)
+let configuration = TouristConfiguration(environment: environment)
+// The key meson baked in (`-Dflickr_api_key`), or "": the environment's and Preferences' keys come first.
+let keyResolver = FlickrAPIKeyResolver(configFolder: paths.configFolder,
+                                       builtInKey: String(cString: vt_build_flickr_api_key()), environment: environment)
+// The live clients; the UI sees them only through their protocols.
+let services = TouristServices(
+    flickr: FlickrAPIClient(configuration: configuration.flickr, keyResolver: keyResolver, logger: logger),
+    makeDownloader: { [flickr = configuration.flickr] stagingFolder, validator in
+        PhotoDownloader(configuration: flickr, stagingFolder: stagingFolder, validator: validator, logger: logger)
+    },
+    geocoder: NominatimGeocoder(endpoint: configuration.geocoder, userAgent: AppInfo.userAgent, logger: logger),
+    tiles: { TileLoader($0, onEvent: $1) })
+let application = TouristApplication(paths: paths, configuration: configuration, keyResolver: keyResolver,
+                                     services: services, logger: logger)
 exit(application.run())

@@ -26,7 +26,8 @@ final class TileLayerTests: XCTestCase {
         try writeLevel(3, red: 0, green: 0, blue: 1, cache: cache)
 
         let widget = MapWidget(tileSource: source, tileCacheFolder: folder, userAgent: "tests",
-                               logger: Logger(label: "tests"), zoomButtons: false, basemap: { nil })
+                               fetcher: { TileLoader($0, onEvent: $1) }, logger: Logger(label: "tests"),
+                               zoomButtons: false, basemap: { nil })
         let window = gtk_offscreen_window_new()!
         gtk_window_set_default_size(window.cast(), 512, 512)
         gtk_container_add(window.container, widget.root)
