@@ -1,8 +1,9 @@
-import Synchronization
+import Foundation
 import XCTest
 
 /// A clock that moves only when a test calls `advance(by:)`: what is timed against it cannot race the machine.
-final class ManualClock: Clock, Sendable {
+final class ManualClock: Clock, @unchecked Sendable {
+    // @unchecked: `current` is guarded by `lock` (an NSLock, which ThreadSanitizer understands; `Mutex` is not).
     struct Instant: InstantProtocol {
         var sinceStart: Duration
         func advanced(by duration: Duration) -> Instant { Instant(sinceStart: sinceStart + duration) }
@@ -22,22 +23,27 @@ final class ManualClock: Clock, Sendable {
         var lastID = 0
     }
 
-    private let state = Mutex(State())
+    private let lock = NSLock()
+    private var current = State()
 
-    var now: Instant { state.withLock { $0.now } }
+    private func withState<T>(_ body: (inout State) -> T) -> T {
+        lock.withLock { body(&current) }
+    }
+
+    var now: Instant { withState { $0.now } }
     var minimumResolution: Duration { .zero }
     /// Sleeps begun (not those whose deadline had already passed).
-    var sleepsStarted: Int { state.withLock { $0.sleepsStarted } }
-    var sleeping: Int { state.withLock { $0.sleepers.count } }
+    var sleepsStarted: Int { withState { $0.sleepsStarted } }
+    var sleeping: Int { withState { $0.sleepers.count } }
 
     func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
-        let id = state.withLock { state in
+        let id = withState { state in
             state.lastID += 1
             return state.lastID
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
-                state.withLock { state in
+                withState { state in
                     if Task.isCancelled {
                         continuation.resume(throwing: CancellationError())
                     } else if deadline <= state.now {
@@ -49,13 +55,13 @@ final class ManualClock: Clock, Sendable {
                 }
             }
         } onCancel: {
-            state.withLock { $0.sleepers.removeValue(forKey: id) }?.continuation.resume(throwing: CancellationError())
+            withState { $0.sleepers.removeValue(forKey: id) }?.continuation.resume(throwing: CancellationError())
         }
     }
 
     /// Moves the clock on and wakes every sleeper whose deadline it reaches.
     func advance(by duration: Duration) {
-        let woken = state.withLock { state in
+        let woken = withState { state in
             state.now = state.now.advanced(by: duration)
             let due = state.sleepers.filter { $0.value.deadline <= state.now }
             for id in due.keys { state.sleepers.removeValue(forKey: id) }
