@@ -1,5 +1,4 @@
 import Foundation
-import GLibSwift
 import TouristStore
 
 /// What the album page needs from the store.
@@ -29,32 +28,5 @@ struct AlbumSnapshot: Sendable {
         let contents = try store.albumContents(ofPin: pinID)
         let files = contents.photos.compactMap(\.filePath)
         return AlbumSnapshot(contents: contents, pictures: await pictures.pictures(of: files, side: side, scale: scale))
-    }
-}
-
-/// A page that goes on screen when its owner finds it ready (`finish`), or after a wait as it is.
-@MainActor
-final class PresentationWait {
-    private var pending: (present: () -> Void, deadline: Timeout)?
-
-    var isWaiting: Bool { pending != nil }
-
-    /// `present` runs at `finish`, or after `milliseconds`, whichever comes first; a wait under way is dropped.
-    func wait(milliseconds: UInt32, then present: @escaping () -> Void) {
-        cancel()
-        let deadline = Timeout.after(milliseconds: milliseconds) { [weak self] in self?.finish() }
-        pending = (present, deadline)
-    }
-
-    func finish() {
-        guard let pending else { return }
-        self.pending = nil
-        pending.deadline.cancel()
-        pending.present()
-    }
-
-    func cancel() {
-        pending?.deadline.cancel()
-        pending = nil
     }
 }

@@ -22,13 +22,6 @@ final class PaintablePicture: @unchecked Sendable {
     let width: Int32, height: Int32
     let scale: Int32
 
-    /// `pixbuf` converted in memory (`ImageSurfaces`): safe on any thread. Nil if cairo cannot make the surface
-    /// (out of memory).
-    convenience init?(_ pixbuf: OpaquePointer, scale: Int32) {
-        guard let surface = ImageSurfaces.surface(from: pixbuf, scale: scale) else { return nil }
-        self.init(adopting: surface, scale: scale)
-    }
-
     /// `surface`, an image surface made elsewhere (on any thread), whose reference it takes.
     init(adopting surface: OpaquePointer, scale: Int32) {
         cairo_surface_set_device_scale(surface, Double(scale), Double(scale))

@@ -73,11 +73,6 @@ final class PhotoGrid {
     var count: Int { tiles.count }
     var shownCount: Int { tiles.values.filter(\.isShown).count }
 
-    /// Tiles in grid order.
-    var orderedTiles: [PhotoTile] {
-        tiles.values.sorted { gtk_flow_box_child_get_index($0.child.cast()) < gtk_flow_box_child_get_index($1.child.cast()) }
-    }
-
     /// The first photo takes the keyboard focus now, or once the album has one.
     func focusFirstPhoto() {
         focusFirstWhenFilled = true

@@ -110,11 +110,6 @@ final class PhotoTile {
         return nil
     }
 
-    var isLoading: Bool {
-        if case .loading = state { return true }
-        return false
-    }
-
     var isShown: Bool {
         if case .shown = state { return true }
         return false
