@@ -61,14 +61,17 @@ final class AlbumPictures: @unchecked Sendable {
 
     /// Keeps a download's decode (at the grid's size) as the picture of the photo file now at `relativePath`.
     func keep(_ decoded: DecodedPixbuf, of relativePath: String) {
-        let task = Task.detached(priority: .utility) { [self] () -> AlbumPicture? in
-            defer { _ = lock.withLock { keeping.removeValue(forKey: relativePath) } }
-            let side = gdk_pixbuf_get_width(decoded.pixbuf)
-            guard let surface = ImageSurfaces.surface(from: decoded.pixbuf) else { return nil }
-            KeptPicture.write(surface, to: file(for: relativePath, side: side).path, photo: photoPath(relativePath))
-            return AlbumPicture(picture: PaintablePicture(adopting: surface, scale: max(1, side / PhotoTile.side)), origin: .download)
+        // Made and recorded under the lock, so the task's own removal (which takes the lock) always comes after.
+        lock.withLock {
+            keeping[relativePath] = Task.detached(priority: .utility) { [self] () -> AlbumPicture? in
+                defer { _ = lock.withLock { keeping.removeValue(forKey: relativePath) } }
+                let side = gdk_pixbuf_get_width(decoded.pixbuf)
+                guard let surface = ImageSurfaces.surface(from: decoded.pixbuf) else { return nil }
+                KeptPicture.write(surface, to: file(for: relativePath, side: side).path, photo: photoPath(relativePath))
+                return AlbumPicture(picture: PaintablePicture(adopting: surface, scale: max(1, side / PhotoTile.side)),
+                                    origin: .download)
+            }
         }
-        lock.withLock { keeping[relativePath] = task }
     }
 
     /// Where the picture of the photo at `relativePath` (`photos/<pin>/<id>-<tag>.jpg`, unique to one download) is
