@@ -39,6 +39,8 @@ let package = Package(
                        providers: [.apt(["libosmgpsmap-1.0-dev"])]),
         .systemLibrary(name: "CGeonames", pkgConfig: "geonames",
                        providers: [.apt(["libgeonames-dev"])]),
+        .systemLibrary(name: "CPwquality", pkgConfig: "pwquality",
+                       providers: [.apt(["libpwquality-dev"])]),
         // The few GLib/GTK functions Swift cannot call directly (macros, variadics, the main-queue bridge).
         .target(name: "CShims", dependencies: ["CGtk"],
                 linkerSettings: [.linkedLibrary("dispatch")]),
@@ -111,6 +113,7 @@ let package = Package(
         // Routes, accounts, sessions, rate limits and the storage protocol (SQLite and PostgreSQL).
         .target(name: "OnTheMapServer", dependencies: [
             "OnTheMapAPI",
+            "CPwquality",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
