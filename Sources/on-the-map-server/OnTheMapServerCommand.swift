@@ -9,7 +9,7 @@ struct OnTheMapServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "on-the-map-server",
         abstract: "A self-hostable, Udacity-compatible On the Map server.",
-        subcommands: [Serve.self, User.self],
+        subcommands: [Serve.self, User.self, Backup.self],
         defaultSubcommand: Serve.self)
 }
 
