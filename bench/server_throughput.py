@@ -31,7 +31,7 @@ REPO = Path(__file__).resolve().parent.parent
 CONNECTIONS = 64
 WRITES_PER_SECOND = 50
 LIST_PATH = "/v1/StudentLocation?limit=100&order=-updatedAt"
-PASSWORD = "benchmark password"
+PASSWORD = "throughput trial 7"
 
 
 def server_binary() -> str:

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import NIOHTTP1
 import OnTheMapAPI
 
 /// An error a client is meant to read: its HTTP status and a sentence saying what to do.
@@ -62,6 +63,10 @@ struct ErrorBodyMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as APIError {
             return APIResponse.error(error, prefixed: prefixed)
+        } catch is HTTPParserError {
+            // A body the HTTP parser could not read (a broken chunked encoding): the client's error, not ours.
+            return APIResponse.error(.badRequest("The request's body is not valid HTTP (its chunked encoding is broken)."),
+                                     prefixed: prefixed)
         } catch let error as any HTTPResponseError {
             return APIResponse.error(APIError(status: error.status, message: Self.message(for: error.status)),
                                      prefixed: prefixed)

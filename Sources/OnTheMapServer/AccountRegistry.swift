@@ -24,8 +24,8 @@ public struct NewAccount: Sendable {
     }
 }
 
-/// Creates accounts and checks passwords. bcrypt runs on NIO's thread pool, never on the threads that
-/// serve requests.
+/// Creates accounts and checks passwords. bcrypt runs on NIO's thread pool, never on the threads that serve requests;
+/// the routes bound each client's share of it (`PasswordTurns`).
 public struct AccountRegistry: Sendable {
     public let store: any StudentStore
     let hashCost: UInt8
@@ -46,9 +46,11 @@ public struct AccountRegistry: Sendable {
         decoyHash = Bcrypt.hash(RandomToken.secret(), cost: hashCost)
     }
 
-    /// Emails are compared without case or surrounding spaces.
+    /// Emails are compared as one address however they are typed: without surrounding spaces, in Unicode's composed
+    /// form (NFC: "é" typed as e + accent is the same letter) and case-folded ("Straße" is "strasse").
     public static func normalizedEmail(_ email: String) -> String {
-        email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        email.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping
+            .folding(options: .caseInsensitive, locale: nil)
     }
 
     @discardableResult
@@ -60,6 +62,8 @@ public struct AccountRegistry: Sendable {
         try Self.validate(email: email, password: new.password, names: [
             ("first name", firstName, true), ("last name", lastName, true), ("nickname", nickname, false),
         ])
+        // A taken email is refused before any hashing: a failing sign-up costs no bcrypt.
+        if try await store.account(email: email) != nil { throw AccountError(description: StoreError.emailTaken(email).description) }
         let hash = try await Self.offloaded { [hashCost] in Bcrypt.hash(new.password, cost: hashCost) }
         let account = Account(key: RandomToken.accountKey(), email: email, passwordHash: hash, firstName: firstName,
                               lastName: lastName, nickname: nickname.isEmpty ? firstName : nickname, createdAt: now())
@@ -80,12 +84,17 @@ public struct AccountRegistry: Sendable {
     }
 
     private static func validate(email: String, password: String, names: [(String, String, Bool)]) throws {
+        if let problem = InputText.problem(email, maximum: maximumEmailLength) {
+            throw AccountError(description: problem.message("The email"))
+        }
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !email.contains(where: \.isWhitespace),
-              email.count <= maximumEmailLength else {
+        guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !email.contains(where: \.isWhitespace) else {
             throw AccountError(description: "\"\(email)\" is not an email address (name@example.org).")
         }
-        guard password.count >= minimumPasswordLength else {
+        if password.unicodeScalars.contains("\0") {
+            throw AccountError(description: InputText.containsNUL.message("The password"))
+        }
+        guard password.unicodeScalars.count >= minimumPasswordLength else {
             throw AccountError(description: "The password needs at least \(minimumPasswordLength) characters.")
         }
         guard password.utf8.count <= maximumPasswordBytes else {
@@ -93,9 +102,12 @@ public struct AccountRegistry: Sendable {
         }
         for (label, value, required) in names {
             if required && value.isEmpty { throw AccountError(description: "The \(label) is missing.") }
-            if value.count > maximumNameLength {
-                throw AccountError(description: "The \(label) is too long: at most \(maximumNameLength) characters.")
+            if let problem = InputText.problem(value, maximum: maximumNameLength) {
+                throw AccountError(description: problem.message("The \(label)"))
             }
+        }
+        if let problem = PasswordPolicy.problem(with: password, email: email, names: names.map(\.1)) {
+            throw AccountError(description: problem)
         }
     }
 

@@ -39,7 +39,7 @@ struct LocationRoutes: Sendable {
         let posting = try await request.decodeJSON(StudentLocationPosting.self, limit: maximumBodySize)
         try LocationValidation.validate(posting)
         try requireOwnership(owner, of: posting.uniqueKey)
-        let now = sessions.now()
+        let now = StoredTime.rounded(sessions.now())
         let location = StudentLocation(objectId: RandomToken.objectId(), posting: posting, createdAt: now, updatedAt: now)
         try await store.insertLocation(location)
         await lists.didWrite()
@@ -50,12 +50,13 @@ struct LocationRoutes: Sendable {
         let owner = try await writer(of: request)
         let posting = try await request.decodeJSON(StudentLocationPosting.self, limit: maximumBodySize)
         try LocationValidation.validate(posting)
-        guard let existing = try await store.location(objectId: objectId) else {
+        guard InputText.problem(objectId, maximum: LocationValidation.maximumKeyLength) == nil,
+              let existing = try await store.location(objectId: objectId) else {
             throw APIError(status: .notFound, message: "No student location has the objectId \(objectId).")
         }
         try requireOwnership(owner, of: existing.uniqueKey)
         try requireOwnership(owner, of: posting.uniqueKey)
-        let now = sessions.now()
+        let now = StoredTime.rounded(sessions.now())
         guard try await store.updateLocation(objectId: objectId, with: posting, at: now) else {
             throw APIError(status: .notFound, message: "No student location has the objectId \(objectId).")
         }

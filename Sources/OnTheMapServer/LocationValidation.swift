@@ -9,14 +9,15 @@ enum LocationValidation {
     static let maximumURLLength = 2048
 
     static func validate(_ posting: StudentLocationPosting) throws {
-        guard !posting.uniqueKey.isEmpty, posting.uniqueKey.count <= maximumKeyLength else {
+        guard !posting.uniqueKey.isEmpty else {
             throw APIError.badRequest("uniqueKey must be 1 to \(maximumKeyLength) characters: your account key.")
         }
-        for (field, value, limit) in [("firstName", posting.firstName, maximumNameLength),
+        for (field, value, limit) in [("uniqueKey", posting.uniqueKey, maximumKeyLength),
+                                      ("firstName", posting.firstName, maximumNameLength),
                                       ("lastName", posting.lastName, maximumNameLength),
-                                      ("mapString", posting.mapString, maximumMapStringLength)]
-            where value.count > limit {
-            throw APIError.badRequest("\(field) is too long: at most \(limit) characters.")
+                                      ("mapString", posting.mapString, maximumMapStringLength),
+                                      ("mediaURL", posting.mediaURL, maximumURLLength)] {
+            if let problem = InputText.problem(value, maximum: limit) { throw APIError.badRequest(problem.message(field)) }
         }
         guard posting.latitude.isFinite, (-90...90).contains(posting.latitude) else {
             throw APIError.badRequest("latitude must be between -90 and 90 degrees.")
@@ -24,20 +25,27 @@ enum LocationValidation {
         guard posting.longitude.isFinite, (-180...180).contains(posting.longitude) else {
             throw APIError.badRequest("longitude must be between -180 and 180 degrees.")
         }
-        try validateMediaURL(posting.mediaURL)
-    }
-
-    /// Links open in other students' browsers: only http(s) with a host, never javascript: or file:.
-    private static func validateMediaURL(_ text: String) throws {
-        guard text.count <= maximumURLLength else {
-            throw APIError.badRequest("mediaURL is too long: at most \(maximumURLLength) characters.")
-        }
-        guard let url = URLComponents(string: text), let scheme = url.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty,
-              !text.contains(where: { $0.isWhitespace }) else {
+        guard isWebLink(posting.mediaURL) else {
             throw APIError.badRequest("mediaURL must be a web link starting with http:// or https://.")
         }
     }
+
+    /// Links open in other students' browsers: take what a browser's address bar takes — an http(s) scheme and a
+    /// host, with characters it would percent-encode (spaces, quotes, `<`) — and never javascript:, data: or file:.
+    static func isWebLink(_ text: String) -> Bool {
+        guard text == text.trimmingCharacters(in: .whitespaces),
+              !text.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }),
+              let encoded = text.addingPercentEncoding(withAllowedCharacters: browserKept),
+              let url = URLComponents(string: encoded), let scheme = url.scheme?.lowercased(),
+              scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty,
+              encoded.lowercased().hasPrefix(scheme + "://") else { return false }
+        return true
+    }
+
+    /// What a browser leaves as typed in a URL (RFC 3986's unreserved and reserved characters, and `%`); the rest
+    /// it percent-encodes before asking.
+    private static let browserKept = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=%")
 
     /// `GET /v1/StudentLocation`'s query: limit 0…1000 (larger is capped, as Parse did), skip ≥ 0,
     /// order updatedAt or -updatedAt, uniqueKey optional.
@@ -62,7 +70,9 @@ enum LocationValidation {
             query.order = value
         }
         if let uniqueKey = parameters["uniqueKey"] {
-            guard uniqueKey.count <= maximumKeyLength else { throw APIError.badRequest("uniqueKey is too long.") }
+            if let problem = InputText.problem(uniqueKey, maximum: maximumKeyLength) {
+                throw APIError.badRequest(problem.message("uniqueKey"))
+            }
             query.uniqueKey = uniqueKey
         }
         return query

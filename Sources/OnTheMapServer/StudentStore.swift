@@ -105,4 +105,9 @@ enum StoredTime {
     static func date(_ milliseconds: Int64) -> Date {
         Date(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
+
+    /// `date` as it will be stored and read back, so an answer shows exactly what a later read returns.
+    static func rounded(_ date: Date) -> Date {
+        self.date(milliseconds(date))
+    }
 }

@@ -78,8 +78,9 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Turn off the sign-up page: accounts are then created with `user add` only.")
     var disableSignup = false
 
-    @Option(help: "How long a session lasts, in days. Default: 30")
+    @Option(help: "How long a session lasts, in days (at most 3650). Default: 30")
     var sessionDays: Double = 30
+    static let longestSessionDays: Double = 3650
 
     func run() async throws {
         let logger = try storage.logger()
@@ -95,6 +96,11 @@ struct Serve: AsyncParsableCommand {
         configuration.secureCookies = secureCookies
         configuration.trustProxyHeaders = trustProxyHeaders
         configuration.signupEnabled = !disableSignup
+        // NaN, infinity or a lifetime past any date would pass here and crash the first login.
+        guard sessionDays.isFinite, sessionDays > 0, sessionDays <= Self.longestSessionDays else {
+            throw ValidationError("--session-days must be a number of days above 0 and at most "
+                                  + "\(Int(Self.longestSessionDays)), not \(sessionDays).")
+        }
         configuration.sessionLifetime = sessionDays * 24 * 3600
         let host = configuration.host
         let application = try await buildApplication(configuration: configuration, logger: logger) { port in

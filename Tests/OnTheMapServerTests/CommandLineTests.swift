@@ -62,6 +62,17 @@ class CommandLineTests: ServerTestCase {
         XCTAssertTrue(duplicate.errors.contains("already exists"), duplicate.errors)
     }
 
+    func testServeRefusesOptionsThatWouldCrashItLaterWithAClearMessage() throws {
+        for days in ["nan", "inf", "1e20", "0", "-3"] {
+            let served = try run(["serve", "--database", databaseArgument, "--port", "0", "--session-days=\(days)"])
+            XCTAssertNotEqual(served.status, 0, "--session-days \(days) started the server")
+            XCTAssertTrue(served.errors.contains("--session-days must be"), served.errors)
+        }
+        let weak = try addUser("katherine@example.org", password: "password")
+        XCTAssertNotEqual(weak.status, 0)
+        XCTAssertTrue(weak.errors.contains("too common"), weak.errors)
+    }
+
     func testUserListAndRemove() async throws {
         let ada = try await loggedInStudent("ada@example.org")
         let posted = try await client.post(.sample(key: ada.key), sessionId: ada.sessionId).status
@@ -143,4 +154,5 @@ final class CommandLinePostgresTests: CommandLineTests {
     override func testServeTakesItsConfigurationFromTheEnvironmentLogsNoSecretsAndStopsCleanlyOnSIGTERM() async throws {
         try await super.testServeTakesItsConfigurationFromTheEnvironmentLogsNoSecretsAndStopsCleanlyOnSIGTERM()
     }
+    override func testServeRefusesOptionsThatWouldCrashItLaterWithAClearMessage() throws { try super.testServeRefusesOptionsThatWouldCrashItLaterWithAClearMessage() }
 }

@@ -273,7 +273,7 @@ def seed_class(folder: Path, binary: Path | None = None) -> SeededClass:
     database = folder / "class.sqlite"
     server = OnTheMapServer(database, folder / "seed-server.log", binary, ("--allow-anonymous-writes",))
     me = server.add_user(Account("mae@example.org", "correct horse battery", "Mae", "Jemison"))
-    with_accounts = [server.add_user(Account(email, "classmate password " + email, first, last)) for email, first, last in
+    with_accounts = [server.add_user(Account(email, "classmate passphrase", first, last)) for email, first, last in
                      [("ada@example.org", "Ada", "Lovelace"), ("grace@example.org", "Grace", "Hopper"),
                       ("katherine@example.org", "Katherine", "Johnson")]]
     places = [("London", 51.5, -0.12), ("Arlington, Virginia", 38.88, -77.1), ("Hampton, Virginia", 37.03, -76.35)]
