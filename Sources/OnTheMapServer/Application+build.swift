@@ -57,14 +57,15 @@ func buildRouter(configuration: ServerConfiguration, store: any StudentStore,
         if trustProxy, let forwarded = request.headers[HTTPField.Name("X-Real-IP")!] { return forwarded }
         return context.remoteAddress?.ipAddress ?? "unknown"
     }
-    SessionRoutes(accounts: accounts, sessions: sessions,
-                  loginLimiter: AttemptLimiter(window: configuration.loginLimits.window),
+    let attempts = AttemptLimiter()
+    let turns = PasswordTurns()
+    SessionRoutes(accounts: accounts, sessions: sessions, loginLimiter: attempts, turns: turns,
                   limits: configuration.loginLimits, maximumBodySize: configuration.maximumBodySize,
                   clientAddress: clientAddress).add(to: router)
     LocationRoutes(store: store, sessions: sessions, lists: lists,
                    allowAnonymousWrites: configuration.allowAnonymousWrites,
                    maximumBodySize: configuration.maximumBodySize).add(to: router)
-    SignupPage(accounts: accounts, enabled: configuration.signupEnabled, limiter: AttemptLimiter(window: 3600),
+    SignupPage(accounts: accounts, enabled: configuration.signupEnabled, limiter: attempts, turns: turns,
                clientAddress: clientAddress, maximumBodySize: configuration.maximumBodySize,
                secureCookies: configuration.secureCookies).add(to: router)
     return router

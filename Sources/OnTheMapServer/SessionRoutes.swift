@@ -30,7 +30,8 @@ struct LoginBody: Decodable {
 struct SessionRoutes: Sendable {
     let accounts: AccountRegistry
     let sessions: SessionAuthority
-    let loginLimiter: AttemptLimiter
+    let loginLimiter: any AttemptLedger
+    let turns: PasswordTurns
     let limits: LoginLimits
     let maximumBodySize: Int
     let clientAddress: @Sendable (Request, OnTheMapRequestContext) -> String
@@ -44,19 +45,29 @@ struct SessionRoutes: Sendable {
 
     private func login(_ request: Request, _ context: OnTheMapRequestContext) async throws -> Response {
         let credentials = try await request.decodeJSON(LoginBody.self, limit: maximumBodySize).credentials
-        let accountKey = "account:" + AccountRegistry.normalizedEmail(credentials.username)
-        let addressKey = "address:" + clientAddress(request, context)
-        let now = sessions.now()
-        if let wait = loginLimiter.retryAfter([(accountKey, limits.failuresPerAccount),
-                                               (addressKey, limits.failuresPerAddress)], now: now) {
-            throw AttemptLimiter.tooManyAttempts(retryAfter: wait, "Too many failed logins.")
+        for (field, text) in [("username", credentials.username), ("password", credentials.password)]
+            where text.unicodeScalars.contains("\0") {
+            throw APIError.badRequest(InputText.containsNUL.message("The \(field)"))
         }
-        guard let account = try await accounts.verify(email: credentials.username, password: credentials.password) else {
-            loginLimiter.record([accountKey, addressKey], now: now)
-            context.logger.notice("Failed login", metadata: ["client": "\(clientAddress(request, context))"])
+        let client = clientAddress(request, context)
+        let accountKey = "login-account:" + AccountRegistry.normalizedEmail(credentials.username)
+        let addressKey = "login-address:" + client
+        let now = sessions.now()
+        let account = try await turns.withTurn(for: client) { () async throws -> Account? in
+            // Counted at the turn, before bcrypt: guesses sent at once are each counted; a success takes its count back.
+            if let wait = try await loginLimiter.admit([AttemptLimit(accountKey, limit: limits.failuresPerAccount),
+                                                        AttemptLimit(addressKey, limit: limits.failuresPerAddress)],
+                                                       window: limits.window, now: now) {
+                throw APIError.tooManyAttempts(retryAfter: wait, "Too many failed logins.")
+            }
+            return try await accounts.verify(email: credentials.username, password: credentials.password)
+        }
+        guard let account else {
+            context.logger.notice("Failed login", metadata: ["client": "\(client)"])
             throw APIError.invalidCredentials
         }
-        loginLimiter.reset(accountKey)
+        try await loginLimiter.forget(accountKey)
+        try await loginLimiter.withdraw([addressKey], at: now)
         let (id, session) = try await sessions.start(for: account)
         let body = SessionResponse(account: .init(registered: true, key: account.key),
                                    session: SessionInfo(id: id, expiration: session.expiresAt))
@@ -71,6 +82,9 @@ struct SessionRoutes: Sendable {
     }
 
     private func user(_ key: String) async throws -> Response {
+        if InputText.problem(key, maximum: LocationValidation.maximumKeyLength) != nil {
+            throw APIError(status: .notFound, message: "No account has that key.")
+        }
         guard let account = try await accounts.store.account(key: key) else {
             throw APIError(status: .notFound, message: "No account has the key \(key).")
         }

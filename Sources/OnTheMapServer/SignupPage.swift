@@ -7,12 +7,14 @@ import Hummingbird
 struct SignupPage: Sendable {
     let accounts: AccountRegistry
     let enabled: Bool
-    let limiter: AttemptLimiter
+    let limiter: any AttemptLedger
+    let turns: PasswordTurns
     let clientAddress: @Sendable (Request, OnTheMapRequestContext) -> String
     let maximumBodySize: Int
     let secureCookies: Bool
     /// Accounts one address may create per hour: enough for a classroom behind one router.
     static let signupsPerAddress = 30
+    static let signupWindow: TimeInterval = 3600
     static let tokenCookie = "signup_form"
 
     struct Form: Decodable {
@@ -50,21 +52,28 @@ struct SignupPage: Sendable {
             return html(.forbidden, self.form(form, token: newToken, error: "The form expired; please send it again."),
                         cookie: newToken)
         }
-        let address = "signup:" + clientAddress(request, context)
+        let client = clientAddress(request, context)
         let now = accounts.now()
-        if let wait = limiter.retryAfter([(address, Self.signupsPerAddress)], now: now) {
-            let message = "Too many accounts were created from your address; try again in \(Int(wait) / 60 + 1) minutes."
-            return html(.tooManyRequests, self.form(form, token: newToken, error: message), cookie: newToken)
-        }
         do {
-            let account = try await accounts.create(NewAccount(
-                email: form.email ?? "", password: form.password ?? "", firstName: form.firstName ?? "",
-                lastName: form.lastName ?? "", nickname: form.nickname))
-            limiter.record([address], now: now)
+            let account = try await turns.withTurn(for: client) { () async throws -> Account in
+                // Every sign-up counts, made or refused, before any work: the limit bounds bcrypt's work and how many
+                // emails one address can learn are taken.
+                if let wait = try await limiter.admit([AttemptLimit("signup-address:" + client,
+                                                                    limit: Self.signupsPerAddress)],
+                                                      window: Self.signupWindow, now: now) {
+                    throw APIError(status: .tooManyRequests, message: "Too many sign-ups came from your address; "
+                                   + "try again in \(Int(wait) / 60 + 1) minutes.")
+                }
+                return try await accounts.create(NewAccount(
+                    email: form.email ?? "", password: form.password ?? "", firstName: form.firstName ?? "",
+                    lastName: form.lastName ?? "", nickname: form.nickname))
+            }
             context.logger.info("Account created on the sign-up page", metadata: ["account": "\(account.key)"])
             return html(.created, welcome(account), cookie: nil)
         } catch let error as AccountError {
             return html(.badRequest, self.form(form, token: newToken, error: error.description), cookie: newToken)
+        } catch let error as APIError {
+            return html(error.status, self.form(form, token: newToken, error: error.message), cookie: newToken)
         }
     }
 

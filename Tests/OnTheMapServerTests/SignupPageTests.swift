@@ -19,6 +19,10 @@ class SignupPageTests: ServerTestCase {
     }
 
     private func submit(_ fields: [String: String], cookie: String?) async throws -> TestResponse {
+        try await Self.submit(fields, cookie: cookie, with: client)
+    }
+
+    private static func submit(_ fields: [String: String], cookie: String?, with client: APIClient) async throws -> TestResponse {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
         let body = fields.map { "\($0.key)=\($0.value.addingPercentEncoding(withAllowedCharacters: allowed)!)" }
@@ -71,6 +75,46 @@ class SignupPageTests: ServerTestCase {
         XCTAssertTrue(invalid.text.contains("not an email address"), invalid.text)
     }
 
+    func testSignUpsSentAtOnceFromOneAddressStopAtTheLimit() async throws {
+        let form = try await openForm()
+        let client = self.client!
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for index in 0..<45 {
+                let fields = ["email": "student\(index)@example.org", "password": "a long passphrase",
+                              "firstName": "Student", "lastName": "Number", "token": form.token]
+                group.addTask { try await Self.submit(fields, cookie: form.cookie, with: client).status }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        XCTAssertEqual(statuses.filter { $0 == 201 }.count, 30, "\(statuses)")
+        XCTAssertEqual(statuses.filter { $0 == 429 }.count, 15, "\(statuses)")
+    }
+
+    func testRefusedSignUpsCountTooSoTakenEmailsCannotBeListedWithoutLimit() async throws {
+        try await server.addAccount(email: "taken@example.org")
+        let form = try await openForm()
+        var answers: [Int] = []
+        for _ in 0..<31 {
+            let taken = try await submit(["email": "taken@example.org", "password": "a long passphrase",
+                                          "firstName": "T", "lastName": "T", "token": form.token], cookie: form.cookie)
+            answers.append(taken.status)
+        }
+        XCTAssertEqual(answers.filter { $0 == 400 }.count, 30, "\(answers)")
+        XCTAssertEqual(answers.last, 429, "\(answers)")
+    }
+
+    func testCommonPasswordsAndOnesMadeOfTheEmailAreRefused() async throws {
+        let form = try await openForm()
+        for password in ["password", "12345678", "qwertyuiop", "grace.hopper@example.org", "GraceHopper1!"] {
+            let refused = try await submit(["email": "grace.hopper@example.org", "password": password,
+                                            "firstName": "Grace", "lastName": "Hopper", "token": form.token],
+                                           cookie: form.cookie)
+            XCTAssertEqual(refused.status, 400, "\(password): \(refused.text)")
+            XCTAssertTrue(refused.text.contains("password"), refused.text)
+        }
+        try assertError(try await client.login("grace.hopper@example.org", "password"), 403, prefixed: true)
+    }
+
     func testSignupCanBeTurnedOff() async throws {
         try await restart { $0.signupEnabled = false }
         let page = try await client.send("GET", "/signup")
@@ -86,4 +130,7 @@ final class SignupPagePostgresTests: SignupPageTests {
     override func testSignupWithoutTheFormsCookieIsRefused() async throws { try await super.testSignupWithoutTheFormsCookieIsRefused() }
     override func testSignupErrorsAreShownOnTheFormWithTheValuesKept() async throws { try await super.testSignupErrorsAreShownOnTheFormWithTheValuesKept() }
     override func testSignupCanBeTurnedOff() async throws { try await super.testSignupCanBeTurnedOff() }
+    override func testSignUpsSentAtOnceFromOneAddressStopAtTheLimit() async throws { try await super.testSignUpsSentAtOnceFromOneAddressStopAtTheLimit() }
+    override func testRefusedSignUpsCountTooSoTakenEmailsCannotBeListedWithoutLimit() async throws { try await super.testRefusedSignUpsCountTooSoTakenEmailsCannotBeListedWithoutLimit() }
+    override func testCommonPasswordsAndOnesMadeOfTheEmailAreRefused() async throws { try await super.testCommonPasswordsAndOnesMadeOfTheEmailAreRefused() }
 }
