@@ -7,7 +7,11 @@ not slow the load down); then nginx serving the same response body as a static f
 settings (the floor). Prints requests/s, p99 latency and the ratio to the floor, and the writes' p99; checks
 that no request failed, every write due was made and none was lost. Loopback only.
 
-    bench/run server_throughput.py [--duration SECONDS]
+The scale-out part runs the same loads through nginx load-balancing one, then three instances on one
+PostgreSQL (Tests/e2e/harness/server_cluster.py, the README's set-up): on two cores, wrk, nginx, the
+instances and PostgreSQL share the same two, so three instances cannot triple anything here.
+
+    bench/run server_throughput.py [--duration SECONDS] [--only single|scale-out]
 """
 
 from __future__ import annotations
@@ -16,10 +20,8 @@ import argparse
 import http.client
 import json
 import os
-import pwd
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -28,85 +30,19 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "Tests" / "e2e"))
+
+from harness.server_cluster import (PostgresCluster, ServerCluster, ServerInstance, add_account,  # noqa: E402
+                                    free_port, wait_for_port)
+
 CONNECTIONS = 64
 WRITES_PER_SECOND = 50
 LIST_PATH = "/v1/StudentLocation?limit=100&order=-updatedAt"
 PASSWORD = "throughput trial 7"
 
 
-def server_binary() -> str:
-    return os.environ.get("ON_THE_MAP_SERVER_BIN", str(REPO / ".build-server-release" / "release" / "on-the-map-server"))
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def wait_for_port(port: int, timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return
-        except OSError:
-            time.sleep(0.05)
-    raise TimeoutError(f"nothing listens on 127.0.0.1:{port} after {timeout} s")
-
-
-def as_unprivileged(command: list[str]) -> list[str]:
-    """PostgreSQL refuses to run as root: drop to nobody when we are root (CI)."""
-    if os.geteuid() != 0:
-        return command
-    return ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", "--"] + command
-
-
-class PostgresCluster:
-    """initdb into a temporary folder, pg_ctl start on a free loopback port; stop() removes it."""
-
-    def __init__(self, root: Path) -> None:
-        versions = sorted((p for p in Path("/usr/lib/postgresql").glob("*/bin/initdb")), key=lambda p: int(p.parent.parent.name))
-        if not versions:
-            raise SystemExit("PostgreSQL is not installed (apt-get install postgresql)")
-        self.bin = versions[-1].parent
-        self.folder = root / "postgres"
-        self.folder.mkdir()
-        if os.geteuid() == 0:
-            nobody = pwd.getpwnam("nobody")
-            shutil.chown(self.folder, nobody.pw_uid, nobody.pw_gid)
-        self.port = free_port()
-        self.data = self.folder / "data"
-        subprocess.run(as_unprivileged([str(self.bin / "initdb"), "-D", str(self.data), "-U", "postgres", "--auth=trust",
-                                        "-E", "UTF8", "--no-sync", "--no-instructions"]), check=True, stdout=subprocess.DEVNULL)
-        options = f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.folder} -c max_connections=200"
-        subprocess.run(as_unprivileged([str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.folder / "log"),
-                                        "-o", options, "-w", "start"]), check=True, stdout=subprocess.DEVNULL)
-        self.url = f"postgres://postgres@127.0.0.1:{self.port}/postgres?sslmode=disable"
-
-    def stop(self) -> None:
-        subprocess.run(as_unprivileged([str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop"]),
-                       check=False, stdout=subprocess.DEVNULL)
-
-
-class Server:
-    """The release on-the-map-server on a free port, logging warnings only."""
-
-    def __init__(self, database: str) -> None:
-        self.database = database
-        self.port = free_port()
-        self.process = subprocess.Popen([server_binary(), "serve", "--database", database, "--port", str(self.port),
-                                         "--log-level", "warning"], stdin=subprocess.DEVNULL)
-        wait_for_port(self.port)
-
-    def add_user(self, email: str) -> None:
-        subprocess.run([server_binary(), "user", "add", "--database", self.database, "--email", email,
-                        "--first-name", "Bench", "--last-name", "Mark", "--log-level", "error"],
-                       input=PASSWORD + "\n", text=True, check=True, stdout=subprocess.DEVNULL)
-
-    def stop(self) -> None:
-        self.process.terminate()
-        self.process.wait(timeout=30)
+def server_binary() -> Path:
+    return Path(os.environ.get("ON_THE_MAP_SERVER_BIN", REPO / ".build-server-release" / "release" / "on-the-map-server"))
 
 
 class Writer:
@@ -226,26 +162,42 @@ def wrk(port: int, duration: int) -> dict:
             "requests": requests}
 
 
-def measure_server(name: str, database: str, duration: int) -> tuple[dict, bytes]:
-    server = Server(database)
+def measure_under_writes(port: int, email: str, duration: int, settle: float = 0.0) -> tuple[dict, bytes]:
+    """wrk on the list at `port` while WriteLoad writes there; `settle` waits before counting lost writes, for
+    reads that may reach an instance whose list is up to LocationLists' maximumAge (100 ms) behind."""
+    writer = WriteLoad(port, email)
+    writer.seed(120)
+    body = http.client.HTTPConnection("127.0.0.1", port)
+    body.request("GET", LIST_PATH)
+    response_body = body.getresponse().read()
+    stop = threading.Event()
+    loop = threading.Thread(target=writer.run_for, args=(duration + 2, stop))
+    loop.start()
+    result = wrk(port, duration)
+    stop.set()
+    loop.join()
+    time.sleep(settle)
+    result.update(writes=writer.writes, due=writer.due, write_failures=writer.failures,
+                  write_p99=writer.write_p99_ms(), lost=writer.lost_writes())
+    return result, response_body
+
+
+def measure_server(name: str, database: str, root: Path, duration: int) -> tuple[dict, bytes]:
+    server = ServerInstance(server_binary(), database, root / f"{name}.log", log_level="warning").start()
     try:
-        server.add_user(f"writer-{name}@example.org")
-        writer = WriteLoad(server.port, f"writer-{name}@example.org")
-        writer.seed(120)
-        body = http.client.HTTPConnection("127.0.0.1", server.port)
-        body.request("GET", LIST_PATH)
-        response_body = body.getresponse().read()
-        stop = threading.Event()
-        loop = threading.Thread(target=writer.run_for, args=(duration + 2, stop))
-        loop.start()
-        result = wrk(server.port, duration)
-        stop.set()
-        loop.join()
-        result.update(writes=writer.writes, due=writer.due, write_failures=writer.failures,
-                      write_p99=writer.write_p99_ms(), lost=writer.lost_writes())
-        return result, response_body
+        add_account(server_binary(), database, f"writer-{name}@example.org", PASSWORD, "Bench", "Mark")
+        return measure_under_writes(server.port, f"writer-{name}@example.org", duration)
     finally:
         server.stop()
+
+
+def measure_scale_out(count: int, root: Path, duration: int) -> tuple[dict, bytes]:
+    """`count` instances on one PostgreSQL behind nginx (two workers, as the floor's); wrk and the writes go to nginx."""
+    logs = root / f"scale-out-{count}"
+    logs.mkdir()
+    with ServerCluster(count, logs, binary=server_binary(), nginx_workers=2, log_level="warning") as cluster:
+        cluster.add_account("writer-scale-out@example.org", PASSWORD, "Bench", "Mark")
+        return measure_under_writes(cluster.nginx.port, "writer-scale-out@example.org", duration, settle=0.3)
 
 
 def measure_nginx(body: bytes, root: Path, duration: int) -> dict:
@@ -285,35 +237,43 @@ http {{
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--duration", type=int, default=10, help="seconds per wrk run (default 10)")
+    parser.add_argument("--only", choices=["single", "scale-out"],
+                        help="single: one server on SQLite and on PostgreSQL; scale-out: one and three behind nginx")
     arguments = parser.parse_args()
     for tool in ("wrk", "nginx"):
         if shutil.which(tool) is None:
             raise SystemExit(f"{tool} is not installed (apt-get install wrk nginx-light)")
     root = Path(tempfile.mkdtemp(prefix="otm-bench-"))
-    root.chmod(0o755)  # PostgreSQL and nginx's workers run as nobody when we are root
-    cluster = PostgresCluster(root)
+    root.chmod(0o755)  # nginx's workers run as nobody when we are root
     try:
         results = {}
-        results["SQLite"], body = measure_server("sqlite", str(root / "bench.sqlite"), arguments.duration)
-        results["PostgreSQL"], _ = measure_server("postgres", cluster.url, arguments.duration)
+        if arguments.only in (None, "single"):
+            results["SQLite"], body = measure_server("sqlite", str(root / "bench.sqlite"), root, arguments.duration)
+            with PostgresCluster() as cluster:
+                results["PostgreSQL"], _ = measure_server("postgres", cluster.url, root, arguments.duration)
+        if arguments.only in (None, "scale-out"):
+            results["1 behind nginx"], body = measure_scale_out(1, root, arguments.duration)
+            results["3 behind nginx"], _ = measure_scale_out(3, root, arguments.duration)
         floor = measure_nginx(body, root, arguments.duration)
     finally:
-        cluster.stop()
         shutil.rmtree(root, ignore_errors=True)
 
     print(f"\nGET {LIST_PATH} ({len(body)} bytes), wrk -t2 -c{CONNECTIONS} -d{arguments.duration}s, "
-          f"{WRITES_PER_SECOND} writes/s alongside")
-    print(f"{'target':<12} {'req/s':>9} {'p99 ms':>8} {'× floor':>8} {'failed':>7} {'writes/due':>11} "
+          f"{WRITES_PER_SECOND} writes/s alongside; \"behind nginx\": instances on one PostgreSQL")
+    print(f"{'target':<16} {'req/s':>9} {'p99 ms':>8} {'× floor':>8} {'failed':>7} {'writes/due':>11} "
           f"{'write p99 ms':>13} {'lost':>5}")
-    print(f"{'nginx floor':<12} {floor['rate']:>9.0f} {floor['p99']:>8.2f} {1:>8.2f} {floor['failed']:>7} {'-':>11} "
+    print(f"{'nginx floor':<16} {floor['rate']:>9.0f} {floor['p99']:>8.2f} {1:>8.2f} {floor['failed']:>7} {'-':>11} "
           f"{'-':>13} {'-':>5}")
     ok = floor["failed"] == 0
     for name, result in results.items():
-        print(f"{name:<12} {result['rate']:>9.0f} {result['p99']:>8.2f} {result['rate'] / floor['rate']:>8.2f} "
+        print(f"{name:<16} {result['rate']:>9.0f} {result['p99']:>8.2f} {result['rate'] / floor['rate']:>8.2f} "
               f"{result['failed']:>7} {str(result['writes']) + '/' + str(result['due']):>11} "
               f"{result['write_p99']:>13.1f} {result['lost']:>5}")
         ok = (ok and result["failed"] == 0 and result["lost"] == 0 and result["write_failures"] == 0
               and result["writes"] == result["due"])
+    if "3 behind nginx" in results:
+        gain = results["3 behind nginx"]["rate"] / results["1 behind nginx"]["rate"]
+        print(f"three instances / one: {gain:.2f}× (on {os.cpu_count()} cores shared with wrk, nginx and PostgreSQL)")
     print("goal: ≥ 0.50 × floor, p99 ≤ 20 ms, no failed request, no lost write")
     print("no failed request, every write made, no lost write" if ok
           else "FAILED REQUESTS, MISSED OR LOST WRITES (see above)")
