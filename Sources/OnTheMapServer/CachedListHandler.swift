@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import Logging
+import Metrics
 import NIOCore
 import NIOHTTP1
 import NIOHTTPTypesHTTP1
@@ -16,7 +17,7 @@ import NIOHTTPTypesHTTP1
 /// path with URLComponents, a tenth of what a cached list costs. Here a list costs little more than nginx's
 /// static file.
 ///
-/// It only repeats the route's answer (same bytes and headers, same access log line) and decides nothing
+/// It only repeats the route's answer (same bytes and headers, same access log line and metrics) and decides nothing
 /// itself: any other route or method, a request body, a `Connection` header, a query the route refuses (its
 /// 400), or a request behind one Hummingbird is still answering (responses keep the requests' order) goes on
 /// to Hummingbird untouched; so does anything but HTTP/1.1 (1.0's connection rules are the router's). When
@@ -34,6 +35,7 @@ final class CachedListHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private let lists: LocationLists
     private let serverName: String
     private let logger: Logger
+    private let metrics: ServerMetrics
 
     private enum Current {
         case idle
@@ -58,10 +60,11 @@ final class CachedListHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// The last response head, valid for one second (its `Date`) and one body length.
     private var lastHead: (second: Int, length: Int, head: HTTPResponseHead)?
 
-    init(lists: LocationLists, serverName: String, logger: Logger) {
+    init(lists: LocationLists, serverName: String, logger: Logger, metrics: ServerMetrics) {
         self.lists = lists
         self.serverName = serverName
         self.logger = logger
+        self.metrics = metrics
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -157,6 +160,8 @@ final class CachedListHandler: ChannelDuplexHandler, RemovableChannelHandler {
         context.write(wrapOutboundOut(.head(responseHead(for: body))), promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        metrics.listAnswered.count.increment()
+        metrics.listAnswered.duration.record(duration: .now - start)
         if logger.logLevel <= .info {
             var logger = logger
             logger[metadataKey: "hb.request.id"] = .stringConvertible(RequestID())

@@ -35,10 +35,18 @@ struct SessionRoutes: Sendable {
     let limits: LoginLimits
     let maximumBodySize: Int
     let clientAddress: @Sendable (Request, OnTheMapRequestContext) -> String
+    let metrics: ServerMetrics
 
     func add(to router: Router<OnTheMapRequestContext>) {
         let prefixed = router.group().add(middleware: ErrorBodyMiddleware(prefixed: true))
-        prefixed.post("v1/session") { request, context in try await login(request, context) }
+        prefixed.post("v1/session") { request, context in
+            do {
+                return try await login(request, context)
+            } catch let error as APIError where error.status == .tooManyRequests {
+                metrics.loginsLimited.increment()
+                throw error
+            }
+        }
         prefixed.delete("v1/session") { request, _ in try await logout(request) }
         prefixed.get("v1/users/:key") { _, context in try await user(context.parameters.require("key")) }
     }
@@ -63,6 +71,7 @@ struct SessionRoutes: Sendable {
             return try await accounts.verify(email: credentials.username, password: credentials.password)
         }
         guard let account else {
+            metrics.loginsFailed.increment()
             context.logger.notice("Failed login", metadata: ["client": "\(client)"])
             throw APIError.invalidCredentials
         }

@@ -12,6 +12,7 @@ struct SignupPage: Sendable {
     let clientAddress: @Sendable (Request, OnTheMapRequestContext) -> String
     let maximumBodySize: Int
     let secureCookies: Bool
+    let metrics: ServerMetrics
     /// Accounts one address may create per hour: enough for a classroom behind one router.
     static let signupsPerAddress = 30
     static let signupWindow: TimeInterval = 3600
@@ -68,11 +69,14 @@ struct SignupPage: Sendable {
                     email: form.email ?? "", password: form.password ?? "", firstName: form.firstName ?? "",
                     lastName: form.lastName ?? "", nickname: form.nickname))
             }
+            metrics.signupsCreated.increment()
             context.logger.info("Account created on the sign-up page", metadata: ["account": "\(account.key)"])
             return html(.created, welcome(account), cookie: nil)
         } catch let error as AccountError {
+            metrics.signupsRefused.increment()
             return html(.badRequest, self.form(form, token: newToken, error: error.description), cookie: newToken)
         } catch let error as APIError {
+            if error.status == .tooManyRequests { metrics.signupsLimited.increment() }
             return html(error.status, self.form(form, token: newToken, error: error.message), cookie: newToken)
         }
     }

@@ -66,6 +66,13 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Port to listen on; 0 picks a free one. Env: ON_THE_MAP_SERVER_PORT. Default: 8080")
     var port: Int?
 
+    @Option(help: ArgumentHelp("Port of the Prometheus /metrics listener, kept apart from the API's port; off turns it "
+                               + "off. Env: ON_THE_MAP_SERVER_METRICS_PORT. Default: 9464", valueName: "port|off"))
+    var metricsPort: String?
+
+    @Option(help: "Address of the /metrics listener. Env: ON_THE_MAP_SERVER_METRICS_HOST. Default: 127.0.0.1")
+    var metricsHost: String?
+
     @Flag(help: "Let anyone post or change any location without a session, as Udacity's API did (old clients).")
     var allowAnonymousWrites = false
 
@@ -91,6 +98,7 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("The port must be a number from 0 to 65535, not \(portText).")
         }
         configuration.port = port
+        configuration.metricsAddress = try metricsAddress(apiPort: port)
         configuration.database = try storage.location()
         configuration.allowAnonymousWrites = allowAnonymousWrites || environment("ALLOW_ANONYMOUS_WRITES") == "1"
         configuration.secureCookies = secureCookies
@@ -103,6 +111,11 @@ struct Serve: AsyncParsableCommand {
         }
         configuration.sessionLifetime = sessionDays * 24 * 3600
         let host = configuration.host
+        if let metricsHost = configuration.metricsAddress?.host {
+            configuration.onMetricsRunning = { port in
+                logger.notice("Metrics on http://\(metricsHost):\(port)/metrics", metadata: ["port": "\(port)"])
+            }
+        }
         let application = try await buildApplication(configuration: configuration, logger: logger) { port in
             logger.notice("Listening on http://\(host):\(port)", metadata: ["port": "\(port)"])
         }
@@ -114,5 +127,18 @@ struct Serve: AsyncParsableCommand {
                                                          gracefulShutdownSignals: [.sigterm, .sigint],
                                                          logger: logger))
         try await services.run()
+    }
+
+    /// Where /metrics listens; nil for `off`.
+    func metricsAddress(apiPort: Int) throws -> (host: String, port: Int)? {
+        let portText = metricsPort ?? environment("METRICS_PORT") ?? "9464"
+        guard portText != "off" else { return nil }
+        guard let port = Int(portText), (0...65535).contains(port) else {
+            throw ValidationError("The metrics port must be a number from 0 to 65535, or off, not \(portText).")
+        }
+        guard port == 0 || port != apiPort else {
+            throw ValidationError("The metrics port must differ from the API's port (\(port)): choose another, or off.")
+        }
+        return (metricsHost ?? environment("METRICS_HOST") ?? "127.0.0.1", port)
     }
 }
