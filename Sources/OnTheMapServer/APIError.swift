@@ -63,6 +63,10 @@ struct ErrorBodyMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as APIError {
             return APIResponse.error(error, prefixed: prefixed)
+        } catch StoreError.unavailable {
+            context.logger.warning("Database unavailable", metadata: ["path": "\(request.uri.path)"])
+            return APIResponse.error(APIError(status: .serviceUnavailable, message: StoreError.unavailable.description,
+                                              headers: [.retryAfter: "1"]), prefixed: prefixed)
         } catch is HTTPParserError {
             // A body the HTTP parser could not read (a broken chunked encoding): the client's error, not ours.
             return APIResponse.error(.badRequest("The request's body is not valid HTTP (its chunked encoding is broken)."),

@@ -13,10 +13,14 @@ struct ListFastPathChannel: ServerChildChannel, HTTPChannelHandler {
 
     let responder: HTTPChannelHandler.Responder
     let makeListHandler: @Sendable () -> CachedListHandler
+    let idleTimeout: TimeAmount
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
             let pipeline = channel.pipeline.syncOperations
+            // First, so a connection that sends and receives nothing is closed whichever path its requests took.
+            try pipeline.addHandler(IdleStateHandler(allTimeout: idleTimeout))
+            try pipeline.addHandler(IdleConnectionCloser())
             // As HTTP1Channel configures it: pipelining is handled by the async channel, errors by Hummingbird,
             // and HTTPTypes validates outbound headers.
             try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: false, withErrorHandling: false,
@@ -36,9 +40,20 @@ struct ListFastPathChannel: ServerChildChannel, HTTPChannelHandler {
     }
 }
 
+/// Closes a connection `IdleStateHandler` finds idle: a keep-alive socket nobody uses holds a descriptor, and enough
+/// of them starve the server.
+final class IdleConnectionCloser: ChannelInboundHandler, Sendable {
+    typealias InboundIn = NIOAny
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard event is IdleStateHandler.IdleStateEvent else { return context.fireUserInboundEventTriggered(event) }
+        context.close(promise: nil)
+    }
+}
+
 extension HTTPServerBuilder {
-    /// HTTP/1 with lists answered by `CachedListHandler`.
-    static func http1(listHandler: @escaping @Sendable () -> CachedListHandler) -> HTTPServerBuilder {
-        .init { responder in ListFastPathChannel(responder: responder, makeListHandler: listHandler) }
+    /// HTTP/1 with lists answered by `CachedListHandler`, idle connections closed after `idleTimeout`.
+    static func http1(listHandler: @escaping @Sendable () -> CachedListHandler, idleTimeout: TimeAmount) -> HTTPServerBuilder {
+        .init { responder in ListFastPathChannel(responder: responder, makeListHandler: listHandler, idleTimeout: idleTimeout) }
     }
 }

@@ -8,7 +8,9 @@ import PostgresNIO
 public final class PostgresStudentStore: StudentStore {
     /// Run it as a service (`client.run()`) before calling anything else; `buildApplication` does.
     public let client: PostgresClient
-    private let logger: Logger
+    let logger: Logger
+    /// Every call but `migrate` fails with `StoreError.unavailable` within 5 s when the database does not answer.
+    let deadline = DatabaseDeadline()
     /// Arbitrary but fixed: every server migrating this database takes the same advisory lock.
     private static let migrationLockKey: Int64 = 0x4F6E_5468_654D_6170 // "OnTheMap"
 
@@ -57,6 +59,10 @@ public final class PostgresStudentStore: StudentStore {
             "CREATE TABLE location_revision (id INTEGER PRIMARY KEY CHECK (id = 1), value BIGINT NOT NULL)",
             "INSERT INTO location_revision (id, value) VALUES (1, 0)",
         ]),
+        ("v2: attempts shared by every server", [
+            "CREATE TABLE attempt (key TEXT NOT NULL, at BIGINT NOT NULL)",
+            "CREATE INDEX attempt_by_key ON attempt(key, at)",
+        ]),
     ]
 
     public func migrate() async throws {
@@ -91,28 +97,36 @@ public final class PostgresStudentStore: StudentStore {
     private static let accountColumns = "key, email, password_hash, first_name, last_name, nickname, created_at"
 
     public func createAccount(_ account: Account) async throws {
-        do {
-            try await client.query("""
-                INSERT INTO account (key, email, password_hash, first_name, last_name, nickname, created_at)
-                VALUES (\(account.key), \(account.email), \(account.passwordHash), \(account.firstName),
-                        \(account.lastName), \(account.nickname), \(StoredTime.milliseconds(account.createdAt)))
-                """, logger: logger)
-        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505"
-            && (error.serverInfo?[.constraintName] ?? "").contains("email") {
-            throw StoreError.emailTaken(account.email)
+        try await deadline.run { [self] in
+            do {
+                try await client.query("""
+                    INSERT INTO account (key, email, password_hash, first_name, last_name, nickname, created_at)
+                    VALUES (\(account.key), \(account.email), \(account.passwordHash), \(account.firstName),
+                            \(account.lastName), \(account.nickname), \(StoredTime.milliseconds(account.createdAt)))
+                    """, logger: logger)
+            } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505"
+                && (error.serverInfo?[.constraintName] ?? "").contains("email") {
+                throw StoreError.emailTaken(account.email)
+            }
         }
     }
 
     public func account(email: String) async throws -> Account? {
-        try await accounts("SELECT \(unescaped: Self.accountColumns) FROM account WHERE email = \(email)").first
+        try await deadline.run { [self] in
+            try await accounts("SELECT \(unescaped: Self.accountColumns) FROM account WHERE email = \(email)").first
+        }
     }
 
     public func account(key: String) async throws -> Account? {
-        try await accounts("SELECT \(unescaped: Self.accountColumns) FROM account WHERE key = \(key)").first
+        try await deadline.run { [self] in
+            try await accounts("SELECT \(unescaped: Self.accountColumns) FROM account WHERE key = \(key)").first
+        }
     }
 
     public func allAccounts() async throws -> [Account] {
-        try await accounts("SELECT \(unescaped: Self.accountColumns) FROM account ORDER BY email")
+        try await deadline.run { [self] in
+            try await accounts("SELECT \(unescaped: Self.accountColumns) FROM account ORDER BY email")
+        }
     }
 
     private func accounts(_ query: PostgresQuery) async throws -> [Account] {
@@ -125,50 +139,60 @@ public final class PostgresStudentStore: StudentStore {
     }
 
     public func removeAccount(email: String) async throws -> Bool {
-        let logger = self.logger
-        return try await client.withTransaction(logger: logger) { connection in
-            var key: String?
-            for try await found in try await connection.query("SELECT key FROM account WHERE email = \(email) FOR UPDATE",
-                                                              logger: logger).decode(String.self) {
-                key = found
+        try await deadline.run { [self] in
+            let logger = self.logger
+            return try await client.withTransaction(logger: logger) { connection in
+                var key: String?
+                for try await found in try await connection.query("SELECT key FROM account WHERE email = \(email) FOR UPDATE",
+                                                                  logger: logger).decode(String.self) {
+                    key = found
+                }
+                guard let key else { return false }
+                try await connection.query("""
+                    WITH removed AS (DELETE FROM student_location WHERE unique_key = \(key))
+                    UPDATE location_revision SET value = value + 1 WHERE id = 1
+                    """, logger: logger)
+                try await connection.query("DELETE FROM account WHERE key = \(key)", logger: logger) // sessions cascade
+                return true
             }
-            guard let key else { return false }
-            try await connection.query("""
-                WITH removed AS (DELETE FROM student_location WHERE unique_key = \(key))
-                UPDATE location_revision SET value = value + 1 WHERE id = 1
-                """, logger: logger)
-            try await connection.query("DELETE FROM account WHERE key = \(key)", logger: logger) // sessions cascade
-            return true
         }
     }
 
     // MARK: Sessions
 
     public func createSession(_ session: StoredSession) async throws {
-        try await client.query("""
-            INSERT INTO session (id_hash, account_key, xsrf_token, created_at, expires_at)
-            VALUES (\(session.idHash), \(session.accountKey), \(session.xsrfToken),
-                    \(StoredTime.milliseconds(session.createdAt)), \(StoredTime.milliseconds(session.expiresAt)))
-            """, logger: logger)
+        try await deadline.run { [self] in
+            try await client.query("""
+                INSERT INTO session (id_hash, account_key, xsrf_token, created_at, expires_at)
+                VALUES (\(session.idHash), \(session.accountKey), \(session.xsrfToken),
+                        \(StoredTime.milliseconds(session.createdAt)), \(StoredTime.milliseconds(session.expiresAt)))
+                """, logger: logger)
+        }
     }
 
     public func session(idHash: String) async throws -> StoredSession? {
-        let rows = try await client.query("""
-            SELECT id_hash, account_key, xsrf_token, created_at, expires_at FROM session WHERE id_hash = \(idHash)
-            """, logger: logger)
-        for try await row in rows.decode((String, String, String, Int64, Int64).self) {
-            return StoredSession(idHash: row.0, accountKey: row.1, xsrfToken: row.2,
-                                 createdAt: StoredTime.date(row.3), expiresAt: StoredTime.date(row.4))
+        try await deadline.run { [self] in
+            let rows = try await client.query("""
+                SELECT id_hash, account_key, xsrf_token, created_at, expires_at FROM session WHERE id_hash = \(idHash)
+                """, logger: logger)
+            for try await row in rows.decode((String, String, String, Int64, Int64).self) {
+                return StoredSession(idHash: row.0, accountKey: row.1, xsrfToken: row.2,
+                                     createdAt: StoredTime.date(row.3), expiresAt: StoredTime.date(row.4))
+            }
+            return nil
         }
-        return nil
     }
 
     public func deleteSession(idHash: String) async throws {
-        try await client.query("DELETE FROM session WHERE id_hash = \(idHash)", logger: logger)
+        try await deadline.run { [self] in
+            try await client.query("DELETE FROM session WHERE id_hash = \(idHash)", logger: logger)
+        }
     }
 
     public func deleteSessions(expiredBefore date: Date) async throws {
-        try await client.query("DELETE FROM session WHERE expires_at < \(StoredTime.milliseconds(date))", logger: logger)
+        try await deadline.run { [self] in
+            try await client.query("DELETE FROM session WHERE expires_at < \(StoredTime.milliseconds(date))", logger: logger)
+        }
     }
 
     // MARK: Student locations
@@ -179,35 +203,41 @@ public final class PostgresStudentStore: StudentStore {
         """
 
     public func locationsRevision() async throws -> Int64 {
-        for try await value in try await client.query("SELECT value FROM location_revision WHERE id = 1",
-                                                       logger: logger).decode(Int64.self) {
-            return value
+        try await deadline.run { [self] in
+            for try await value in try await client.query("SELECT value FROM location_revision WHERE id = 1",
+                                                           logger: logger).decode(Int64.self) {
+                return value
+            }
+            return 0
         }
-        return 0
     }
 
     public func locations(_ query: LocationQuery) async throws -> [StudentLocation] {
-        let direction = query.order == .newestFirst ? "DESC" : "ASC"
-        let sql: PostgresQuery = if let uniqueKey = query.uniqueKey {
-            """
-            SELECT \(unescaped: Self.locationColumns) FROM student_location WHERE unique_key = \(uniqueKey)
-            ORDER BY updated_at \(unescaped: direction), object_id \(unescaped: direction)
-            LIMIT \(query.limit) OFFSET \(query.skip)
-            """
-        } else {
-            """
-            SELECT \(unescaped: Self.locationColumns) FROM student_location
-            ORDER BY updated_at \(unescaped: direction), object_id \(unescaped: direction)
-            LIMIT \(query.limit) OFFSET \(query.skip)
-            """
+        try await deadline.run { [self] in
+            let direction = query.order == .newestFirst ? "DESC" : "ASC"
+            let sql: PostgresQuery = if let uniqueKey = query.uniqueKey {
+                """
+                SELECT \(unescaped: Self.locationColumns) FROM student_location WHERE unique_key = \(uniqueKey)
+                ORDER BY updated_at \(unescaped: direction), object_id \(unescaped: direction)
+                LIMIT \(query.limit) OFFSET \(query.skip)
+                """
+            } else {
+                """
+                SELECT \(unescaped: Self.locationColumns) FROM student_location
+                ORDER BY updated_at \(unescaped: direction), object_id \(unescaped: direction)
+                LIMIT \(query.limit) OFFSET \(query.skip)
+                """
+            }
+            return try await locations(sql)
         }
-        return try await locations(sql)
     }
 
     public func location(objectId: String) async throws -> StudentLocation? {
-        try await locations("""
-            SELECT \(unescaped: Self.locationColumns) FROM student_location WHERE object_id = \(objectId)
-            """).first
+        try await deadline.run { [self] in
+            try await locations("""
+                SELECT \(unescaped: Self.locationColumns) FROM student_location WHERE object_id = \(objectId)
+                """).first
+        }
     }
 
     private func locations(_ query: PostgresQuery) async throws -> [StudentLocation] {
@@ -221,30 +251,34 @@ public final class PostgresStudentStore: StudentStore {
     }
 
     public func insertLocation(_ location: StudentLocation) async throws {
-        // One statement, so the row and the revision change together without a transaction round trip.
-        try await client.query("""
-            WITH inserted AS (
-                INSERT INTO student_location (\(unescaped: Self.locationColumns))
-                VALUES (\(location.objectId), \(location.uniqueKey), \(location.firstName), \(location.lastName),
-                        \(location.mapString), \(location.mediaURL), \(location.latitude), \(location.longitude),
-                        \(StoredTime.milliseconds(location.createdAt)), \(StoredTime.milliseconds(location.updatedAt))))
-            UPDATE location_revision SET value = value + 1 WHERE id = 1
-            """, logger: logger)
+        try await deadline.run { [self] in
+            // One statement, so the row and the revision change together without a transaction round trip.
+            try await client.query("""
+                WITH inserted AS (
+                    INSERT INTO student_location (\(unescaped: Self.locationColumns))
+                    VALUES (\(location.objectId), \(location.uniqueKey), \(location.firstName), \(location.lastName),
+                            \(location.mapString), \(location.mediaURL), \(location.latitude), \(location.longitude),
+                            \(StoredTime.milliseconds(location.createdAt)), \(StoredTime.milliseconds(location.updatedAt))))
+                UPDATE location_revision SET value = value + 1 WHERE id = 1
+                """, logger: logger)
+        }
     }
 
     public func updateLocation(objectId: String, with posting: StudentLocationPosting, at date: Date) async throws -> Bool {
-        let rows = try await client.query("""
-            WITH updated AS (
-                UPDATE student_location SET unique_key = \(posting.uniqueKey), first_name = \(posting.firstName),
-                    last_name = \(posting.lastName), map_string = \(posting.mapString), media_url = \(posting.mediaURL),
-                    latitude = \(posting.latitude), longitude = \(posting.longitude),
-                    updated_at = \(StoredTime.milliseconds(date))
-                WHERE object_id = \(objectId) RETURNING object_id)
-            UPDATE location_revision SET value = value + 1 WHERE id = 1 AND EXISTS (SELECT 1 FROM updated)
-            RETURNING value
-            """, logger: logger)
-        var updated = false
-        for try await _ in rows { updated = true }
-        return updated
+        try await deadline.run { [self] in
+            let rows = try await client.query("""
+                WITH updated AS (
+                    UPDATE student_location SET unique_key = \(posting.uniqueKey), first_name = \(posting.firstName),
+                        last_name = \(posting.lastName), map_string = \(posting.mapString), media_url = \(posting.mediaURL),
+                        latitude = \(posting.latitude), longitude = \(posting.longitude),
+                        updated_at = \(StoredTime.milliseconds(date))
+                    WHERE object_id = \(objectId) RETURNING object_id)
+                UPDATE location_revision SET value = value + 1 WHERE id = 1 AND EXISTS (SELECT 1 FROM updated)
+                RETURNING value
+                """, logger: logger)
+            var updated = false
+            for try await _ in rows { updated = true }
+            return updated
+        }
     }
 }

@@ -18,11 +18,33 @@ public final class SQLiteStudentStore: StudentStore {
                 return try SQLiteStudentStore(path: path)
             } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(Int.random(in: 5...25)))
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_CANTOPEN || error.resultCode == .SQLITE_READONLY
+                        || error.resultCode == .SQLITE_PERM {
+                throw StoreError.cannotOpen(path: path, advice: advice(forOpening: path))
             }
         }
     }
 
     private static let openPatience = Duration.seconds(10)
+
+    /// What to do about a file SQLite cannot open: most often its folder is missing or not writable (SQLite keeps
+    /// its write-ahead log beside the file).
+    private static func advice(forOpening path: String) -> String {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            return "its folder \(folder) does not exist. Create it (mkdir -p \(folder)) or give --database a path in "
+                + "an existing folder."
+        }
+        guard FileManager.default.isWritableFile(atPath: folder) else {
+            return "this user cannot write in its folder \(folder) (SQLite keeps a journal beside the file). Give "
+                + "the server's user write access to the folder, or give --database a path in a folder it can write."
+        }
+        if FileManager.default.fileExists(atPath: path), !FileManager.default.isWritableFile(atPath: path) {
+            return "the file is read-only for this user. Give the server's user write access to it."
+        }
+        return "check that it is an SQLite database and that this user may read and write it."
+    }
 
     private init(path: String) throws {
         var configuration = Configuration()
@@ -239,4 +261,7 @@ public final class SQLiteStudentStore: StudentStore {
                         latitude: row["latitude"], longitude: row["longitude"],
                         createdAt: StoredTime.date(row["created_at"]), updatedAt: StoredTime.date(row["updated_at"]))
     }
+
+    /// One server per SQLite file: its attempts are counted in its memory.
+    public func makeAttemptLedger() -> any AttemptLedger { AttemptLimiter() }
 }

@@ -23,7 +23,14 @@ public struct ServerConfiguration: Sendable {
     public var passwordHashCost: UInt8 = 12
     /// Request bodies above this are refused with 413; a location is well under 4 KB.
     public var maximumBodySize = 64 * 1024
+    /// Seconds a connection may send and receive nothing before it is closed (keep-alive sockets left open).
+    public var idleTimeout: TimeInterval = 60
     public var now: @Sendable () -> Date = { Date() }
+    /// Where `GET /metrics` (Prometheus) is served, apart from the public port: behind a local proxy every request
+    /// comes from loopback, so only a listener of its own keeps it private. nil: no metrics listener.
+    public var metricsAddress: (host: String, port: Int)?
+    /// Receives the metrics listener's bound port (useful with port 0).
+    public var onMetricsRunning: @Sendable (Int) async -> Void = { _ in }
 
     public init() {}
 }

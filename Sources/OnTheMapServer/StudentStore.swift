@@ -31,6 +31,10 @@ public protocol StudentStore: Sendable {
     func insertLocation(_ location: StudentLocation) async throws
     /// Replaces the posted fields and `updatedAt`; false if no location has that objectId.
     func updateLocation(objectId: String, with posting: StudentLocationPosting, at date: Date) async throws -> Bool
+
+    // MARK: Attempts
+    /// Where login and sign-up attempts are counted: where every server using this database sees them.
+    func makeAttemptLedger() -> any AttemptLedger
 }
 
 /// A student who can log in. `passwordHash` is a bcrypt hash; the password itself is never stored.
@@ -86,12 +90,20 @@ public struct LocationQuery: Sendable, Hashable {
 public enum StoreError: Error, CustomStringConvertible, Equatable {
     case emailTaken(String)
     case unsupportedDatabase(String)
+    /// The database did not answer in time (PostgreSQL down or unreachable).
+    case unavailable
+    /// An SQLite file that cannot be opened: its path and what to do.
+    case cannotOpen(path: String, advice: String)
 
     public var description: String {
         switch self {
         case .emailTaken(let email): "An account with the email \(email) already exists."
         case .unsupportedDatabase(let location):
             "Cannot use the database \(location): give a file path for SQLite or a postgres:// URL."
+        case .unavailable:
+            "The database is not answering; try again in a moment."
+        case .cannotOpen(let path, let advice):
+            "Cannot open the SQLite database \(path): \(advice)"
         }
     }
 }

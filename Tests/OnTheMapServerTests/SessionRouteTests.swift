@@ -136,6 +136,23 @@ class SessionRouteTests: ServerTestCase {
 
 final class SessionRoutePostgresTests: SessionRouteTests {
     override class var storage: TestStorage { .postgres }
+
+    /// Only PostgreSQL is shared by several servers: a guess through one counts on every other.
+    func testServersSharingADatabaseShareTheFailedLoginLimit() async throws {
+        try await restart { $0.loginLimits = LoginLimits(failuresPerAccount: 3, failuresPerAddress: 100, window: 600) }
+        try await server.addAccount(email: "ada@example.org")
+        let other = try await TestServer.start(database: database, clock: clock) {
+            $0.loginLimits = LoginLimits(failuresPerAccount: 3, failuresPerAddress: 100, window: 600)
+        }
+        let otherClient = APIClient(baseURL: other.baseURL)
+        try assertError(try await client.login("ada@example.org", "guess 1"), 403, prefixed: true)
+        try assertError(try await otherClient.login("ada@example.org", "guess 2"), 403, prefixed: true)
+        try assertError(try await client.login("ada@example.org", "guess 3"), 403, prefixed: true)
+        let blocked = try await otherClient.login("ada@example.org", "correct horse")
+        await other.stop()
+        try assertError(blocked, 429, prefixed: true, containing: "Too many failed logins")
+    }
+
     // Linux test discovery lists only methods declared in the class itself, so each is named again here.
     override func testLoginAnswersAccountAndSessionWithPrefixAndCookies() async throws { try await super.testLoginAnswersAccountAndSessionWithPrefixAndCookies() }
     override func testWrongPasswordAndUnknownEmailAre403WithUdacitysMessage() async throws { try await super.testWrongPasswordAndUnknownEmailAre403WithUdacitysMessage() }

@@ -112,7 +112,7 @@ final class PostgresCluster: Sendable {
         }
     }
 
-    private static func freeLoopbackPort() throws -> Int {
+    static func freeLoopbackPort() throws -> Int {
         let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(socketFD) }
         var address = sockaddr_in()

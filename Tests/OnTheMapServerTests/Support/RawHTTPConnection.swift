@@ -18,7 +18,7 @@ final class RawHTTPConnection {
         }
     }
 
-    private let socket: Int32
+    let socket: Int32
     private var buffer = Data()
 
     init(port: Int) throws {
@@ -83,5 +83,15 @@ final class RawHTTPConnection {
         let count = recv(socket, &chunk, chunk.count, 0)
         guard count > 0 else { throw ClusterError("The server closed the connection or sent nothing for 10 s.") }
         buffer.append(contentsOf: chunk[0..<count])
+    }
+}
+
+extension RawHTTPConnection {
+    /// Whether the server closes the connection within `seconds` (reading nothing more from it).
+    func closesWithin(seconds: Int) -> Bool {
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var byte: UInt8 = 0
+        return recv(socket, &byte, 1, 0) == 0
     }
 }
