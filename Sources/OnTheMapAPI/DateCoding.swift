@@ -5,8 +5,14 @@ public enum OnTheMapDateFormat {
     private static let withMilliseconds = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt)
     private static let withoutMilliseconds = Date.ISO8601FormatStyle(timeZone: .gmt)
 
+    /// The nearest millisecond, written from whole numbers: the formatter truncates the binary fraction, so
+    /// `…14.217` (stored as 1700000014217 ms, read back as …14.2169999) would be written `…14.216`.
     public static func string(from date: Date) -> String {
-        date.formatted(withMilliseconds)
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        let (seconds, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+        let (wholeSeconds, positiveFraction) = fraction < 0 ? (seconds - 1, fraction + 1000) : (seconds, fraction)
+        let text = Date(timeIntervalSince1970: Double(wholeSeconds)).formatted(withoutMilliseconds)
+        return String(text.dropLast()) + "." + String(String(positiveFraction + 1000).dropFirst()) + "Z"
     }
 
     /// Accepts the form with milliseconds and, from other servers, the one without.
