@@ -30,22 +30,10 @@ enum LocationValidation {
         }
     }
 
-    /// Links open in other students' browsers: take what a browser's address bar takes — an http(s) scheme and a
-    /// host, with characters it would percent-encode (spaces, quotes, `<`) — and never javascript:, data: or file:.
+    /// Links open in other students' browsers: `WebLink`'s rule (the client's too), taken exactly as sent.
     static func isWebLink(_ text: String) -> Bool {
-        guard text == text.trimmingCharacters(in: .whitespaces),
-              !text.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }),
-              let encoded = text.addingPercentEncoding(withAllowedCharacters: browserKept),
-              let url = URLComponents(string: encoded), let scheme = url.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty,
-              encoded.lowercased().hasPrefix(scheme + "://") else { return false }
-        return true
+        text == text.trimmingCharacters(in: .whitespaces) && WebLink.url(text) != nil
     }
-
-    /// What a browser leaves as typed in a URL (RFC 3986's unreserved and reserved characters, and `%`); the rest
-    /// it percent-encodes before asking.
-    private static let browserKept = CharacterSet(
-        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=%")
 
     /// `GET /v1/StudentLocation`'s query: limit 0…1000 (larger is capped, as Parse did), skip ≥ 0,
     /// order updatedAt or -updatedAt, uniqueKey optional.

@@ -31,20 +31,15 @@ public struct StudentInformation: Sendable, Hashable, Identifiable {
         return letters.isEmpty ? "?" : String(letters).uppercased()
     }
 
-    /// The link if a browser may open it: http(s) with a host and no spaces. "example.com" (no scheme),
-    /// `javascript:`, `file:` and the like are nil, so the UI shows them as text that can't be opened.
+    /// The link if a browser may open it (`WebLink`, the server's rule): "example.com" (no scheme), `javascript:`,
+    /// `file:` and the like are nil, so the UI shows them as text that can't be opened.
     public var link: URL? {
         Self.openableLink(location.mediaURL)
     }
 
-    /// Same rule as the server's validation, so a link the server accepts is one the UI can open.
+    /// `WebLink`'s URL for `text`, read without its surrounding spaces (Udacity's shared data has them).
     public static func openableLink(_ text: String) -> URL? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.contains(where: \.isWhitespace),
-              let components = URLComponents(string: trimmed),
-              let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = components.host, !host.isEmpty else { return nil }
-        return URL(string: trimmed)
+        WebLink.url(text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 }
 

@@ -111,7 +111,7 @@ class HostileInputTests: ServerTestCase {
             let response = try await client.post(.sample(key: student.key, mediaURL: link), sessionId: student.sessionId)
             XCTAssertEqual(response.status, 200, "\(link): \(response.text)")
         }
-        for link in ["javascript:alert(1)", "data:text/html,<b>", "file:///etc/passwd", "https://", "http:/example.org",
+        for link in ["javascript:alert(1)", "data:text/html,<b>", "file:///etc/passwd", "https://", "http:/example.org", "https://exa mple.org",
                      " https://example.org", "https://exa\u{7}mple.org", "example.org", "ftp://example.org"] {
             let response = try await client.post(.sample(key: student.key, mediaURL: link), sessionId: student.sessionId)
             try assertError(response, 400, containing: "mediaURL")

@@ -75,6 +75,9 @@ final class ModelTests: XCTestCase {
         XCTAssertEqual(student(link: "https://example.org/page?q=1").link, URL(string: "https://example.org/page?q=1"))
         XCTAssertEqual(student(link: "http://example.org").link, URL(string: "http://example.org"))
         XCTAssertEqual(student(link: "  HTTPS://Example.org  ").link, URL(string: "HTTPS://Example.org"))
+        // What a browser takes, the server accepts and the list opens: encoded as the browser would send it.
+        XCTAssertEqual(student(link: "https://example.org/?q=' OR 1=1 --&x=<b>").link,
+                       URL(string: "https://example.org/?q='%20OR%201=1%20--&x=%3Cb%3E"))
         for unopenable in ["example.com", "www.example.com/page", "javascript:alert(1)", "file:///etc/passwd",
                            "mailto:ada@example.org", "ftp://example.org", "https://", "", "https://exa mple.org"] {
             XCTAssertNil(student(link: unopenable).link, unopenable)
