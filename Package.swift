@@ -53,15 +53,18 @@ let package = Package(
         .target(name: "CFlickrBuildKey"),
         // Thin Swift layer over GObject: references, signals as closures, the main-loop bridge.
         .target(name: "GLibSwift", dependencies: ["CGtk", "CShims", .product(name: "Logging", package: "swift-log")]),
+        // gettext for both apps' user-visible text (one catalogue, po/) and the user's locale for numbers and dates.
+        .systemLibrary(name: "CIntl"),
+        .target(name: "Translations", dependencies: ["CIntl"]),
         // The desktop apps' swift-log backend: microsecond-stamped lines on standard error, the level from the environment.
         .target(name: "AppLogging", dependencies: [.product(name: "Logging", package: "swift-log")]),
         // The osm-gps-map widget as both apps use it: tile source, pin layer, pin images, gestures. No store.
-        .target(name: "MapView", dependencies: ["CGtk", "COsmGpsMap", "COsmGpsMapShims", "GLibSwift", "PinClusters", "MapTiles",
+        .target(name: "MapView", dependencies: ["Translations", "CGtk", "COsmGpsMap", "COsmGpsMapShims", "GLibSwift", "PinClusters", "MapTiles",
                                                .product(name: "Logging", package: "swift-log")]),
         // HTTP for photos, Flickr, tiles and place names (AsyncHTTPClient; WebClient says why): a client per proxy,
         // the environment's proxies and trust roots, whole-body GETs with a deadline, failures a person can act on.
         // No GTK, no app types.
-        .target(name: "WebAccess", dependencies: [.product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .target(name: "WebAccess", dependencies: ["Translations", .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                                   .product(name: "NIOCore", package: "swift-nio"),
                                                   .product(name: "NIOHTTP1", package: "swift-nio"),
                                                   .product(name: "NIOPosix", package: "swift-nio"),
@@ -69,30 +72,30 @@ let package = Package(
         // Files kept on disk: written whole (a temporary renamed into place), caches trimmed to their newest files.
         .target(name: "KeptFiles"),
         // Map tiles without GTK: tile maths, the disk cache and its staleness, fetching, the built-in world basemap.
-        .target(name: "MapTiles", dependencies: ["WebAccess", "KeptFiles", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "MapTiles", dependencies: ["Translations", "WebAccess", "KeptFiles", .product(name: "GRDB", package: "GRDB.swift")]),
         // Pin clusters per zoom level (the supercluster approach: a k-d tree per level). Pure Swift: no GTK, no store.
         .target(name: "PinClusters"),
         // Place names and search: libgeonames offline, Nominatim online, one rate limiter. No GTK.
-        .target(name: "Places", dependencies: ["CGeonames", "WebAccess", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "Places", dependencies: ["Translations", "CGeonames", "WebAccess", .product(name: "Logging", package: "swift-log")]),
         // The model: pins, photos, viewport; migrations; photo files on disk. No GTK.
-        .target(name: "TouristStore", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "TouristStore", dependencies: ["Translations", .product(name: "GRDB", package: "GRDB.swift")]),
         // The Flickr API: requests, decoding, errors, paging, downloads. No GTK, no store.
-        .target(name: "FlickrClient", dependencies: ["WebAccess", "KeptFiles", .product(name: "Logging", package: "swift-log"),
+        .target(name: "FlickrClient", dependencies: ["Translations", "WebAccess", "KeptFiles", .product(name: "Logging", package: "swift-log"),
                                                      .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                                      .product(name: "NIOCore", package: "swift-nio"),
                                                      .product(name: "NIOHTTP1", package: "swift-nio"),
                                                      .product(name: "NIOPosix", package: "swift-nio")]),
         // Albums: search, store and download a pin's photos; no GTK, no HTTP of its own.
-        .target(name: "TouristAlbums", dependencies: ["FlickrClient", "TouristStore", "KeptFiles",
+        .target(name: "TouristAlbums", dependencies: ["Translations", "FlickrClient", "TouristStore", "KeptFiles",
                                                       .product(name: "Logging", package: "swift-log")]),
         // Windows, pages and widgets.
         // Names pins: offline from libgeonames at once, refined online by Nominatim. No GTK.
-        .target(name: "TouristPlaces", dependencies: ["TouristStore", "Places",
+        .target(name: "TouristPlaces", dependencies: ["Translations", "TouristStore", "Places",
                                                     .product(name: "Logging", package: "swift-log")]),
-        .target(name: "TouristUI", dependencies: ["CGtk", "COsmGpsMap", "CShims", "GLibSwift", "MapView", "TouristStore",
+        .target(name: "TouristUI", dependencies: ["Translations", "CGtk", "COsmGpsMap", "CShims", "GLibSwift", "MapView", "TouristStore",
                                                  "TouristAlbums", "TouristPlaces", "Places", "FlickrClient", "WebAccess", "KeptFiles",
                                                  .product(name: "Logging", package: "swift-log")]),
-        .executableTarget(name: "virtual-tourist", dependencies: ["TouristUI", "TouristStore", "GLibSwift", "AppLogging",
+        .executableTarget(name: "virtual-tourist", dependencies: ["Translations", "TouristUI", "TouristStore", "GLibSwift", "AppLogging",
                                                                 "TouristAlbums", "FlickrClient", "CFlickrBuildKey",
                                                                 "MapTiles", "Places",
                                                                 .product(name: "Logging", package: "swift-log")]),
@@ -152,12 +155,12 @@ let package = Package(
 
         // MARK: On the Map desktop client (issue 10) — talks to the server only over HTTP.
         // The API client, `StudentInformation` and the observable student directory. No GTK.
-        .target(name: "StudentLocations", dependencies: ["OnTheMapAPI", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "StudentLocations", dependencies: ["Translations", "OnTheMapAPI", .product(name: "Logging", package: "swift-log")]),
         // Login page, map and list window, Add Location dialog.
-        .target(name: "OnTheMapUI", dependencies: ["CGtk", "COsmGpsMap", "CShims", "GLibSwift", "MapView",
+        .target(name: "OnTheMapUI", dependencies: ["Translations", "CGtk", "COsmGpsMap", "CShims", "GLibSwift", "MapView",
                                                   "StudentLocations", "Places",
                                                   .product(name: "Logging", package: "swift-log")]),
-        .executableTarget(name: "on-the-map", dependencies: ["OnTheMapUI", "StudentLocations", "Places", "GLibSwift", "AppLogging",
+        .executableTarget(name: "on-the-map", dependencies: ["Translations", "OnTheMapUI", "StudentLocations", "Places", "GLibSwift", "AppLogging",
                                                            "MapTiles",
                                                            .product(name: "Logging", package: "swift-log")]),
         // Client tests against the real server, started in-process on 127.0.0.1.
