@@ -13,6 +13,7 @@ import os
 import re
 import shutil
 import subprocess
+import tempfile
 import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,8 +23,9 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 APP_ID = "io.github.virtualtourist.VirtualTourist"
 BINARY = "virtual-tourist"
-DESKTOP = REPO / "data" / f"{APP_ID}.desktop"
-METAINFO = REPO / "data" / f"{APP_ID}.metainfo.xml"
+# The templates meson merges the translations into (po/); the installed files carry their names without ".in".
+DESKTOP = REPO / "data" / f"{APP_ID}.desktop.in"
+METAINFO = REPO / "data" / f"{APP_ID}.metainfo.xml.in"
 SCALABLE_ICON = REPO / "data/icons/hicolor/scalable/apps" / f"{APP_ID}.svg"
 SYMBOLIC_ICON = REPO / "data/icons/hicolor/symbolic/apps" / f"{APP_ID}-symbolic.svg"
 # Shared with .ci/test, so a self-install reuses the SwiftPM build CI already made (and vice versa).
@@ -49,7 +51,14 @@ def desktop_entry(path: Path) -> configparser.SectionProxy:
     return parser["Desktop Entry"]
 
 
+def installed_name(template: Path) -> str:
+    return template.name.removesuffix(".in")
+
+
 def assert_desktop_file_valid(path: Path) -> None:
+    if path.suffix == ".in":  # desktop-file-validate insists on the installed name
+        folder = Path(tempfile.mkdtemp())
+        path = Path(shutil.copy(path, folder / installed_name(path)))
     result = run(tool("desktop-file-validate", "desktop-file-utils"), path)
     complaints = [line for line in result.stdout.splitlines() if re.search(r": (error|warning): ", line)]
     assert result.returncode == 0 and not complaints, f"desktop-file-validate {path}:\n{result.stdout}{result.stderr}"
@@ -109,7 +118,7 @@ def test_metainfo_names_the_launcher_the_binary_and_the_licenses() -> None:
     assert root.get("type") == "desktop-application"
     assert root.findtext("id") == APP_ID
     assert root.find("launchable").get("type") == "desktop-id"
-    assert root.findtext("launchable") == DESKTOP.name
+    assert root.findtext("launchable") == installed_name(DESKTOP)
     assert root.find("provides").findtext("binary") == BINARY
     assert root.findtext("metadata_license") == "CC0-1.0"
     assert root.findtext("project_license") == "GPL-3.0-or-later"
@@ -243,17 +252,31 @@ def test_meson_installs_the_binary_and_everything_the_desktop_needs(installed: I
     share = installed.prefix / "share"
     binary = installed.prefix / "bin" / BINARY
     assert binary.is_file() and os.access(binary, os.X_OK), f"{binary} missing or not executable ({installed.origin})"
-    for path in (share / "applications" / DESKTOP.name,
-                 share / "metainfo" / METAINFO.name,
+    for path in (share / "applications" / installed_name(DESKTOP),
+                 share / "metainfo" / installed_name(METAINFO),
                  share / "icons/hicolor/scalable/apps" / SCALABLE_ICON.name,
                  share / "icons/hicolor/symbolic/apps" / SYMBOLIC_ICON.name):
         assert path.is_file(), f"{path} was not installed ({installed.origin})"
-    assert (share / "applications" / DESKTOP.name).read_bytes() == DESKTOP.read_bytes()
-    assert (share / "metainfo" / METAINFO.name).read_bytes() == METAINFO.read_bytes()
+    assert_installed_with_translations(share, DESKTOP, METAINFO)
+
+
+def assert_installed_with_translations(share: Path, desktop: Path, metainfo: Path) -> None:
+    """The installed launcher and metainfo are the templates with every shipped language merged in."""
+    installed = desktop_entry(share / "applications" / installed_name(desktop))
+    template = desktop_entry(desktop)
+    assert {key: installed[key] for key in template} == dict(template), "the installed launcher differs from its template"
+    for language in (REPO / "po" / "LINGUAS").read_text().split():
+        for key in ("Name", "Comment", "Keywords"):
+            assert installed.get(f"{key}[{language}]"), f"the installed launcher has no {key}[{language}]"
+        assert installed[f"Comment[{language}]"] != template["Comment"], f"Comment[{language}] is untranslated"
+        root = ElementTree.parse(share / "metainfo" / installed_name(metainfo)).getroot()
+        lang = "{http://www.w3.org/XML/1998/namespace}lang"
+        assert [e for e in root.findall("summary") if e.get(lang) == language], f"the metainfo has no summary in {language}"
+        assert [e for e in root.iter("p") if e.get(lang) == language], f"the metainfo's description has no {language} text"
 
 
 def test_installed_desktop_file_and_metainfo_validate(installed: Installation) -> None:
-    assert_desktop_file_valid(installed.prefix / "share" / "applications" / DESKTOP.name)
+    assert_desktop_file_valid(installed.prefix / "share" / "applications" / installed_name(DESKTOP))
     # validate-tree also checks that the launchable names a desktop file installed in the tree.
     result = run(tool("appstreamcli", "appstream"), "validate-tree", "--no-net", installed.prefix)
     assert result.returncode == 0 and not re.search(r"^\s*[EW]: ", result.stdout, re.MULTILINE), \

@@ -15,16 +15,17 @@ import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 from test_desktop_integration import (REPO, SVG, Installation, assert_desktop_file_valid,  # noqa: F401
-                                      assert_metainfo_valid, configure, desktop_entry, installed,
+                                      assert_installed_with_translations, assert_metainfo_valid, configure,
+                                      desktop_entry, installed, installed_name,
                                       meson_project_version, run, svg_colours, tool, version_key)
 
 APP_ID = "io.github.virtualtourist.OnTheMap"
 BINARY = "on-the-map"
-DESKTOP = REPO / "data" / f"{APP_ID}.desktop"
-METAINFO = REPO / "data" / f"{APP_ID}.metainfo.xml"
+DESKTOP = REPO / "data" / f"{APP_ID}.desktop.in"
+METAINFO = REPO / "data" / f"{APP_ID}.metainfo.xml.in"
 SCALABLE_ICON = REPO / "data/icons/hicolor/scalable/apps" / f"{APP_ID}.svg"
 SYMBOLIC_ICON = REPO / "data/icons/hicolor/symbolic/apps" / f"{APP_ID}-symbolic.svg"
-VIRTUAL_TOURIST_DESKTOP = REPO / "data" / "io.github.virtualtourist.VirtualTourist.desktop"
+VIRTUAL_TOURIST_DESKTOP = REPO / "data" / "io.github.virtualtourist.VirtualTourist.desktop.in"
 
 
 # MARK: - The source files
@@ -66,7 +67,7 @@ def test_metainfo_names_the_launcher_the_binary_and_a_homepage() -> None:
     assert root.get("type") == "desktop-application"
     assert root.findtext("id") == APP_ID
     assert root.find("launchable").get("type") == "desktop-id"
-    assert root.findtext("launchable") == DESKTOP.name
+    assert root.findtext("launchable") == installed_name(DESKTOP)
     assert root.find("provides").findtext("binary") == BINARY
     assert root.findtext("metadata_license") == "CC0-1.0"
     assert root.findtext("project_license") == "GPL-3.0-or-later"
@@ -116,8 +117,8 @@ def test_meson_builds_on_the_map_from_the_same_swiftpm_scratch_folder_and_instal
     assert on_the_map[:-2] == virtual_tourist[:-2]
     installed_files = json.loads(run("meson", "introspect", tmp_path / "build", "--installed").stdout).values()
     prefix = tmp_path / "prefix"
-    for path in (prefix / "bin" / BINARY, prefix / "share/applications" / DESKTOP.name,
-                 prefix / "share/metainfo" / METAINFO.name, prefix / "share/icons/hicolor/scalable/apps" / SCALABLE_ICON.name,
+    for path in (prefix / "bin" / BINARY, prefix / "share/applications" / installed_name(DESKTOP),
+                 prefix / "share/metainfo" / installed_name(METAINFO), prefix / "share/icons/hicolor/scalable/apps" / SCALABLE_ICON.name,
                  prefix / "share/icons/hicolor/symbolic/apps" / SYMBOLIC_ICON.name):
         assert str(path) in installed_files, f"{path} is not installed"
     tests = {test["name"] for test in json.loads(run("meson", "introspect", tmp_path / "build", "--tests").stdout)}
@@ -134,9 +135,8 @@ def test_meson_installs_on_the_map_and_everything_the_desktop_needs(installed: I
     for path in (share / "icons/hicolor/scalable/apps" / SCALABLE_ICON.name,
                  share / "icons/hicolor/symbolic/apps" / SYMBOLIC_ICON.name):
         assert path.is_file(), f"{path} was not installed ({installed.origin})"
-    assert (share / "applications" / DESKTOP.name).read_bytes() == DESKTOP.read_bytes()
-    assert (share / "metainfo" / METAINFO.name).read_bytes() == METAINFO.read_bytes()
-    assert_desktop_file_valid(share / "applications" / DESKTOP.name)
+    assert_installed_with_translations(share, DESKTOP, METAINFO)
+    assert_desktop_file_valid(share / "applications" / installed_name(DESKTOP))
     result = run(tool("appstreamcli", "appstream"), "validate-tree", "--no-net", installed.prefix)
     assert result.returncode == 0 and not re.search(r"^\s*[EW]: ", result.stdout, re.MULTILINE), \
         f"appstreamcli validate-tree ({installed.origin}):\n{result.stdout}{result.stderr}"
