@@ -56,6 +56,9 @@ let package = Package(
         // gettext for both apps' user-visible text (one catalogue, po/) and the user's locale for numbers and dates.
         .systemLibrary(name: "CIntl"),
         .target(name: "Translations", dependencies: ["CIntl"]),
+        // The windows' GtkBuilder files (data/ui) compiled into one GResource (Plugins/CompileLayouts), registered at start-up.
+        .plugin(name: "CompileLayouts", capability: .buildTool()),
+        .target(name: "Layouts", dependencies: ["CGtk", "GLibSwift", "Translations"], plugins: ["CompileLayouts"]),
         // The desktop apps' swift-log backend: microsecond-stamped lines on standard error, the level from the environment.
         .target(name: "AppLogging", dependencies: [.product(name: "Logging", package: "swift-log")]),
         // The osm-gps-map widget as both apps use it: tile source, pin layer, pin images, gestures. No store.
@@ -92,10 +95,10 @@ let package = Package(
         // Names pins: offline from libgeonames at once, refined online by Nominatim. No GTK.
         .target(name: "TouristPlaces", dependencies: ["Translations", "TouristStore", "Places",
                                                     .product(name: "Logging", package: "swift-log")]),
-        .target(name: "TouristUI", dependencies: ["Translations", "CGtk", "COsmGpsMap", "CShims", "GLibSwift", "MapView", "TouristStore",
+        .target(name: "TouristUI", dependencies: ["Layouts", "Translations", "CGtk", "COsmGpsMap", "CShims", "GLibSwift", "MapView", "TouristStore",
                                                  "TouristAlbums", "TouristPlaces", "Places", "FlickrClient", "WebAccess", "KeptFiles",
                                                  .product(name: "Logging", package: "swift-log")]),
-        .executableTarget(name: "virtual-tourist", dependencies: ["Translations", "TouristUI", "TouristStore", "GLibSwift", "AppLogging",
+        .executableTarget(name: "virtual-tourist", dependencies: ["Layouts", "Translations", "TouristUI", "TouristStore", "GLibSwift", "AppLogging",
                                                                 "TouristAlbums", "FlickrClient", "CFlickrBuildKey",
                                                                 "MapTiles", "Places",
                                                                 .product(name: "Logging", package: "swift-log")]),
@@ -157,10 +160,10 @@ let package = Package(
         // The API client, `StudentInformation` and the observable student directory. No GTK.
         .target(name: "StudentLocations", dependencies: ["Translations", "OnTheMapAPI", .product(name: "Logging", package: "swift-log")]),
         // Login page, map and list window, Add Location dialog.
-        .target(name: "OnTheMapUI", dependencies: ["Translations", "CGtk", "COsmGpsMap", "CShims", "GLibSwift", "MapView",
+        .target(name: "OnTheMapUI", dependencies: ["Layouts", "Translations", "CGtk", "COsmGpsMap", "CShims", "GLibSwift", "MapView",
                                                   "StudentLocations", "Places",
                                                   .product(name: "Logging", package: "swift-log")]),
-        .executableTarget(name: "on-the-map", dependencies: ["Translations", "OnTheMapUI", "StudentLocations", "Places", "GLibSwift", "AppLogging",
+        .executableTarget(name: "on-the-map", dependencies: ["Layouts", "Translations", "OnTheMapUI", "StudentLocations", "Places", "GLibSwift", "AppLogging",
                                                            "MapTiles",
                                                            .product(name: "Logging", package: "swift-log")]),
         // Client tests against the real server, started in-process on 127.0.0.1.
