@@ -1,4 +1,4 @@
-"""The translation pipeline as GNOME lays it out: po/POTFILES names every file with marked text, the template
+"""The translation pipeline as GNOME lays it out: po/POTFILES names every file with marked text (Swift, .ui), the template
 meson generates holds every marked message, and each shipped translation is complete and well-formed."""
 from __future__ import annotations
 
@@ -28,6 +28,9 @@ def sources_with_marks() -> set[str]:
             continue  # where tr and trn are defined
         if MARK.search(path.read_text(encoding="utf-8")):
             found.add(str(path.relative_to(REPO)))
+    for path in sorted((REPO / "data" / "ui").glob("*.ui")):
+        if 'translatable="yes"' in path.read_text(encoding="utf-8"):
+            found.add(str(path.relative_to(REPO)))
     return found
 
 
@@ -39,13 +42,13 @@ def test_potfiles_lists_exactly_the_files_with_marked_text() -> None:
     for name in listed:
         path = REPO / name
         assert path.is_file(), f"po/POTFILES names {name}, which does not exist"
-        if path.suffix == ".swift":
-            assert MARK.search(path.read_text(encoding="utf-8")), f"po/POTFILES names {name}, which marks nothing"
+        if path.suffix in (".swift", ".ui"):
+            assert name in sources_with_marks(), f"po/POTFILES names {name}, which marks nothing"
 
 
 def test_every_mark_is_one_literal_xgettext_can_read() -> None:
     problems = []
-    for name in sorted(sources_with_marks()):
+    for name in sorted(n for n in sources_with_marks() if n.endswith(".swift")):
         text = (REPO / name).read_text(encoding="utf-8")
         for match in MARK.finditer(text):
             line = text.count("\n", 0, match.start()) + 1
