@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import OnTheMapAPI
+import Translations
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -151,7 +152,7 @@ public final class OnTheMapClient: StudentLocationsAPI {
                                                                                  "error": "\(mapped)"]) }
             throw mapped
         }
-        guard let http = response as? HTTPURLResponse else { throw .serverFailed(detail: "its answer wasn't HTTP") }
+        guard let http = response as? HTTPURLResponse else { throw .serverFailed(detail: StudentLocationsError.notHTTP) }
         guard (200..<300).contains(http.statusCode) else {
             let error = StudentLocationsError.http(status: http.statusCode, body: data, isLogin: isLogin)
             logger.notice("Request refused", metadata: ["request": "\(label)", "status": "\(http.statusCode)"])
@@ -181,14 +182,15 @@ public final class OnTheMapClient: StudentLocationsAPI {
     private func encode(_ value: some Encodable) throws(StudentLocationsError) -> Data {
         do { return try JSONEncoder.onTheMap().encode(value) } catch {
             // Only non-finite numbers fail to encode; a server would refuse them with 400 too.
-            throw .refused(status: 400, message: "Latitude and longitude must be numbers.")
+            throw .refused(status: 400, message: tr("Latitude and longitude must be numbers."))
         }
     }
 
     private func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(StudentLocationsError) -> T {
         do { return try JSONDecoder.onTheMap().decode(type, from: data) } catch {
             logger.notice("Unexpected answer", metadata: ["type": "\(T.self)", "bytes": "\(data.count)"])
-            throw .serverFailed(detail: "its answer wasn't the JSON On the Map expects")
+            // Translators: how the server failed, shown as "The server failed (its answer wasn't …)."
+            throw .serverFailed(detail: tr("its answer wasn't the JSON On the Map expects"))
         }
     }
 }

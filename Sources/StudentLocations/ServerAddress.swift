@@ -1,4 +1,5 @@
 import Foundation
+import Translations
 
 /// Why a typed server address can't be used; each message says what to type instead.
 public enum ServerAddressError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -11,12 +12,15 @@ public enum ServerAddressError: Error, Equatable, Sendable, CustomStringConverti
     public var description: String {
         switch self {
         case .empty:
-            "Enter the server's address, such as https://onthemap.example.org."
+            tr("Enter the server's address, such as https://onthemap.example.org.")
         case .notAWebAddress(let text):
-            "\"\(text)\" is not a server address. Enter one like https://onthemap.example.org."
+            // Translators: %@ is what the user typed as the server's address.
+            String(format: tr("\"%@\" is not a server address. Enter one like https://onthemap.example.org."),
+                   locale: Translations.formattingLocale, text)
         case .insecure(let host):
-            "\(host) must be reached with https://. Plain http:// is only allowed to this computer "
-                + "(localhost, 127.0.0.1, ::1)."
+            // Translators: %@ is a server's host name, e.g. "onthemap.example.org".
+            String(format: tr("%@ must be reached with https://. Plain http:// is only allowed to this computer (localhost, 127.0.0.1, ::1)."),
+                   locale: Translations.formattingLocale, host)
         }
     }
 }

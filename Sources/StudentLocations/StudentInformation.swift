@@ -1,5 +1,6 @@
 import Foundation
 import OnTheMapAPI
+import Translations
 
 /// One student's pin as the map and the list show it: the wire type's fields (`student.firstName`, …), read
 /// through to the `StudentLocation` it was built from, and what the UI makes of them.
@@ -22,7 +23,8 @@ public struct StudentInformation: Sendable, Hashable, Identifiable {
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
             .filter { !$0.isEmpty }
             .joined(separator: " ")
-        return name.isEmpty ? "Someone" : name
+        // Translators: stands in for the name of a student who gave none.
+        return name.isEmpty ? tr("Someone") : name
     }
 
     /// The first letters of the first and last names, upper-cased ("AL"); "?" without names.

@@ -1,5 +1,6 @@
 import Foundation
 import OnTheMapAPI
+import Translations
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -24,12 +25,12 @@ public enum StudentLocationsError: Error, Equatable, Hashable, Sendable, CustomS
     /// A short alert heading.
     public var title: String {
         switch self {
-        case .unreachable: "Can't reach the server"
-        case .invalidCredentials: "Wrong email or password"
-        case .serverFailed: "The server failed"
-        case .refused: "The server refused the request"
-        case .notLoggedIn: "You're not logged in"
-        case .cancelled: "Cancelled"
+        case .unreachable: tr("Can't reach the server")
+        case .invalidCredentials: tr("Wrong email or password")
+        case .serverFailed: tr("The server failed")
+        case .refused: tr("The server refused the request")
+        case .notLoggedIn: tr("You're not logged in")
+        case .cancelled: tr("Cancelled")
         }
     }
 
@@ -37,17 +38,21 @@ public enum StudentLocationsError: Error, Equatable, Hashable, Sendable, CustomS
     public var description: String {
         switch self {
         case .unreachable(let detail):
-            "Can't reach the server at \(detail). Check your connection and try again."
+            // Translators: %@ is the server and why it can't be reached, e.g. "example.org (no such host name)".
+            String(format: tr("Can't reach the server at %@. Check your connection and try again."),
+                   locale: Translations.formattingLocale, detail)
         case .invalidCredentials:
-            "Wrong email or password. Check both and try again."
+            tr("Wrong email or password. Check both and try again.")
         case .serverFailed(let detail):
-            "The server failed (\(detail)). Try again later."
+            // Translators: %@ says how it failed, e.g. "HTTP 502" or "its answer wasn't HTTP".
+            String(format: tr("The server failed (%@). Try again later."), locale: Translations.formattingLocale, detail)
         case .refused(let status, let message):
-            message.isEmpty ? "The server refused the request (HTTP \(status))." : message
+            // Translators: %d is an HTTP status code, e.g. 418.
+            message.isEmpty ? String(format: tr("The server refused the request (HTTP %d)."), status) : message
         case .notLoggedIn:
-            "Your session has ended. Log in again."
+            tr("Your session has ended. Log in again.")
         case .cancelled:
-            "The request was cancelled."
+            tr("The request was cancelled.")
         }
     }
 
@@ -66,31 +71,43 @@ extension StudentLocationsError {
     static func transport(_ error: any Error, server: String) -> StudentLocationsError {
         if let error = error as? StudentLocationsError { return error }
         if error is CancellationError { return .cancelled }
-        guard let urlError = error as? URLError else {
-            return .unreachable(detail: "\(server) (the connection failed)")
-        }
-        let reason: String
-        switch urlError.code {
-        case .cancelled: return .cancelled
-        case .notConnectedToInternet, .dataNotAllowed, .internationalRoamingOff:
-            reason = "this computer is offline"
-        case .cannotFindHost, .dnsLookupFailed:
-            reason = "no such host name"
-        case .cannotConnectToHost:
-            reason = "the connection was refused"
-        case .timedOut:
-            reason = "no answer in time"
-        case .networkConnectionLost:
-            reason = "the connection dropped"
-        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot:
-            reason = "a secure connection couldn't be set up; check the address and this computer's clock"
-        case .badServerResponse, .cannotParseResponse:
-            return .serverFailed(detail: "its answer wasn't HTTP")
+        // Each detail is one message, the server's "host:port" and why it can't be reached, so a translation
+        // never joins a name to a separately translated reason.
+        let detail: String
+        switch (error as? URLError)?.code {
+        case .cancelled?: return .cancelled
+        case .notConnectedToInternet?, .dataNotAllowed?, .internationalRoamingOff?:
+            // Translators: %@ is a server's host and port, e.g. "example.org:443".
+            detail = tr("%@ (this computer is offline)")
+        case .cannotFindHost?, .dnsLookupFailed?:
+            // Translators: %@ is a server's host and port, e.g. "example.org:443".
+            detail = tr("%@ (no such host name)")
+        case .cannotConnectToHost?:
+            // Translators: %@ is a server's host and port, e.g. "example.org:443".
+            detail = tr("%@ (the connection was refused)")
+        case .timedOut?:
+            // Translators: %@ is a server's host and port, e.g. "example.org:443".
+            detail = tr("%@ (no answer in time)")
+        case .networkConnectionLost?:
+            // Translators: %@ is a server's host and port, e.g. "example.org:443".
+            detail = tr("%@ (the connection dropped)")
+        case .secureConnectionFailed?, .serverCertificateUntrusted?, .serverCertificateHasBadDate?,
+             .serverCertificateNotYetValid?, .serverCertificateHasUnknownRoot?:
+            // Translators: %@ is a server's host and port, e.g. "example.org:443".
+            detail = tr("%@ (a secure connection couldn't be set up; check the address and this computer's clock)")
+        case .badServerResponse?, .cannotParseResponse?:
+            return .serverFailed(detail: notHTTP)
         default:
-            reason = "the connection failed"
+            // Translators: %@ is a server's host and port, e.g. "example.org:443".
+            detail = tr("%@ (the connection failed)")
         }
-        return .unreachable(detail: "\(server) (\(reason))")
+        return .unreachable(detail: String(format: detail, locale: Translations.formattingLocale, server))
+    }
+
+    /// How the server failed when it answered with something that isn't HTTP.
+    static var notHTTP: String {
+        // Translators: how the server failed, shown as "The server failed (its answer wasn't HTTP)."
+        tr("its answer wasn't HTTP")
     }
 
     /// Maps a non-2xx answer. `isLogin`: a 403 there means wrong credentials, elsewhere a refusal.
