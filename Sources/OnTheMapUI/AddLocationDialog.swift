@@ -6,6 +6,7 @@ import MapView
 import OnTheMapAPI
 import Places
 import StudentLocations
+import Translations
 
 /// Add Location: a modal dialog in two steps (where, then the place on a map and the link) that keeps what was
 /// typed when a step fails and asks before overwriting the user's earlier location.
@@ -56,7 +57,7 @@ final class AddLocationDialog {
         self.onPosted = onPosted
         dialog = gtk_dialog_new()
         lifetime = WidgetLifetime(dialog)
-        gtk_window_set_title(dialog.cast(), "Add Location")
+        gtk_window_set_title(dialog.cast(), tr("Add Location"))
         gtk_window_set_transient_for(dialog.cast(), parent.cast())
         gtk_window_set_modal(dialog.cast(), 1)
         gtk_window_set_destroy_with_parent(dialog.cast(), 1)
@@ -67,16 +68,16 @@ final class AddLocationDialog {
 
         // Step 1: where.
         let findStep = gtk_box_new(GTK_ORIENTATION_VERTICAL, 10)!
-        let question = gtk_label_new("Where are you studying today?")!
+        let question = gtk_label_new(tr("Where are you studying today?"))!
         Widgets.addStyleClass(question, "dialog-question")
         locationEntry = gtk_entry_new()
-        gtk_entry_set_placeholder_text(locationEntry.cast(), "A city, or an address")
+        gtk_entry_set_placeholder_text(locationEntry.cast(), tr("A city, or an address"))
         gtk_entry_set_activates_default(locationEntry.cast(), 0)
-        Widgets.setAccessibleName(locationEntry, "Location")
-        let hint = gtk_label_new("Cities are found even offline; addresses need a connection.")!
+        Widgets.setAccessibleName(locationEntry, tr("Location"))
+        let hint = gtk_label_new(tr("Cities are found even offline; addresses need a connection."))!
         Widgets.addStyleClass(hint, "dim-label")
         gtk_label_set_line_wrap(hint.cast(), 1)
-        findButton = gtk_button_new_with_label("Find on the Map")
+        findButton = gtk_button_new_with_label(tr("Find on the Map"))
         Widgets.addStyleClass(findButton, "suggested-action")
         gtk_widget_set_halign(findButton, GTK_ALIGN_CENTER)
         for widget in [question, locationEntry, hint, findButton] { gtk_container_add(findStep.container, widget) }
@@ -96,15 +97,15 @@ final class AddLocationDialog {
         gtk_widget_set_size_request(map.root, 480, 240)
         pin = PinLayer(map: map.map)
         map.pinLayer = pin
-        let linkLabel = gtk_label_new("Link to share")!
+        let linkLabel = gtk_label_new(tr("Link to share"))!
         gtk_label_set_xalign(linkLabel.cast(), 0)
         linkEntry = gtk_entry_new()
         gtk_entry_set_placeholder_text(linkEntry.cast(), "https://…")
         gtk_entry_set_input_purpose(linkEntry.cast(), GTK_INPUT_PURPOSE_URL)
-        Widgets.setAccessibleName(linkEntry, "Link to share")
+        Widgets.setAccessibleName(linkEntry, tr("Link to share"))
         gtk_label_set_mnemonic_widget(linkLabel.cast(), linkEntry)
-        backButton = gtk_button_new_with_label("Change Place")
-        submitButton = gtk_button_new_with_label("Submit")
+        backButton = gtk_button_new_with_label(tr("Change Place"))
+        submitButton = gtk_button_new_with_label(tr("Submit"))
         Widgets.addStyleClass(submitButton, "suggested-action")
         let linkButtons = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)!
         gtk_box_pack_start(linkButtons.cast(), backButton, 0, 0, 0)
@@ -123,7 +124,7 @@ final class AddLocationDialog {
         // Cancel at every step, with the activity beside it.
         spinner = gtk_spinner_new()
         let bottom = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)!
-        let cancelButton = gtk_button_new_with_label("Cancel")!
+        let cancelButton = gtk_button_new_with_label(tr("Cancel"))!
         gtk_box_pack_start(bottom.cast(), cancelButton, 0, 0, 0)
         gtk_box_pack_end(bottom.cast(), spinner, 0, 0, 0)
         gtk_box_pack_end(content.cast(), bottom, 0, 0, 0)
@@ -159,7 +160,7 @@ final class AddLocationDialog {
         guard lifetime.isAlive else { return }
         gtk_widget_set_sensitive(steps, (task == nil).gboolean)
         if task == nil { gtk_spinner_stop(spinner.cast()) } else { gtk_spinner_start(spinner.cast()) }
-        Widgets.setAccessibleName(spinner, task == nil ? "" : "Working")
+        Widgets.setAccessibleName(spinner, task == nil ? "" : tr("Working"))
         updateSensitivity()
     }
 
@@ -196,22 +197,47 @@ final class AddLocationDialog {
         case .failure(let error as PlaceSearchError):
             let title: String
             switch error {
-            case .notFound: title = "Couldn't find “\(text)”"
-            case .geocoderUnreachable: title = "Can't search for “\(text)” offline"
-            case .geocoderFailed: title = "The place search failed"
+            case .notFound: title = Self.couldNotFind(text)
+            case .geocoderUnreachable:
+                // Translators: %@ is the place the user searched for, e.g. "Paris".
+                title = String(format: tr("Can't search for “%@” offline"), locale: Translations.formattingLocale, text)
+            case .geocoderFailed: title = tr("The place search failed")
             }
             Alert.show(over: dialog, title: title, message: error.description)
         case .failure(is CancellationError):
             break
         case .failure(let error):
-            Alert.show(over: dialog, title: "Couldn't find “\(text)”", message: "\(error)")
+            Alert.show(over: dialog, title: Self.couldNotFind(text), message: "\(error)")
         }
     }
 
+    private static func couldNotFind(_ text: String) -> String {
+        // Translators: %@ is the place the user searched for, e.g. "Paris".
+        String(format: tr("Couldn't find “%@”"), locale: Translations.formattingLocale, text)
+    }
+
+    /// "48.8566° N, 2.3522° E", with the locale's decimal separator; the whole text is one message per
+    /// hemisphere pair, so translators choose the letters, their place and a separator that is not their decimal comma.
     private static func coordinates(_ place: Place) -> String {
-        let latitude = String(format: "%.4f° %@", abs(place.latitude), place.latitude >= 0 ? "N" : "S")
-        let longitude = String(format: "%.4f° %@", abs(place.longitude), place.longitude >= 0 ? "E" : "W")
-        return "\(latitude), \(longitude)"
+        let degrees = FloatingPointFormatStyle<Double>.number.precision(.fractionLength(4)).grouping(.never)
+            .locale(Translations.formattingLocale)
+        let template: String
+        switch (place.latitude >= 0, place.longitude >= 0) {
+        case (true, true):
+            // Translators: a place's latitude and longitude in degrees, N(orth) and E(ast): "48.8566° N, 2.3522° E".
+            template = tr("%1$@° N, %2$@° E")
+        case (true, false):
+            // Translators: a place's latitude and longitude in degrees, N(orth) and W(est): "40.7128° N, 74.0060° W".
+            template = tr("%1$@° N, %2$@° W")
+        case (false, true):
+            // Translators: a place's latitude and longitude in degrees, S(outh) and E(ast): "33.8688° S, 151.2093° E".
+            template = tr("%1$@° S, %2$@° E")
+        case (false, false):
+            // Translators: a place's latitude and longitude in degrees, S(outh) and W(est): "34.6037° S, 58.3816° W".
+            template = tr("%1$@° S, %2$@° W")
+        }
+        return String(format: template, locale: Translations.formattingLocale,
+                      abs(place.latitude).formatted(degrees), abs(place.longitude).formatted(degrees))
     }
 
     // MARK: Submit
@@ -220,8 +246,8 @@ final class AddLocationDialog {
         guard lifetime.isAlive, !isBusy, let place else { return }
         let text = String(cString: gtk_entry_get_text(linkEntry.cast())).trimmingCharacters(in: .whitespaces)
         guard let link = SharedLink.validated(text) else {
-            Alert.show(over: dialog, title: text.isEmpty ? "Add a link to share" : "That is not a web link",
-                       message: "Enter the link you want to share, starting with https:// or http://, for example https://github.com/you.") { [weak self] _ in
+            Alert.show(over: dialog, title: text.isEmpty ? tr("Add a link to share") : tr("That is not a web link"),
+                       message: tr("Enter the link you want to share, starting with https:// or http://, for example https://github.com/you.")) { [weak self] _ in
                 self?.focusLink()
             }
             return
@@ -246,10 +272,17 @@ final class AddLocationDialog {
         case .success(nil):
             store(posting, replacing: nil)
         case .success(let current?):
-            Alert.show(over: dialog, kind: GTK_MESSAGE_QUESTION, title: "You have already posted a location. Overwrite it?",
-                       message: "Your location now: \(current.mapString.isEmpty ? "a place on the map" : current.mapString).",
-                       buttons: [Alert.Button(label: "Cancel", response: GTK_RESPONSE_CANCEL),
-                                 Alert.Button(label: "Overwrite", response: GTK_RESPONSE_ACCEPT, suggested: true)]) { [weak self] response in
+            let currentPlace: String
+            if current.mapString.isEmpty {
+                currentPlace = tr("Your location now: a place on the map.")
+            } else {
+                // Translators: %@ is the place the user posted before, e.g. "Paris, France".
+                currentPlace = String(format: tr("Your location now: %@."), locale: Translations.formattingLocale, current.mapString)
+            }
+            Alert.show(over: dialog, kind: GTK_MESSAGE_QUESTION, title: tr("You have already posted a location. Overwrite it?"),
+                       message: currentPlace,
+                       buttons: [Alert.Button(label: tr("Cancel"), response: GTK_RESPONSE_CANCEL),
+                                 Alert.Button(label: tr("Overwrite"), response: GTK_RESPONSE_ACCEPT, suggested: true)]) { [weak self] response in
                 if response == GTK_RESPONSE_ACCEPT { self?.store(posting, replacing: current.objectId) }
             }
         }
@@ -288,8 +321,11 @@ final class AddLocationDialog {
 
     private func postFailed(_ error: StudentLocationsError) {
         if error == .cancelled { return }
-        Alert.show(over: dialog, title: "Couldn't post your location",
-                   message: "\(error.title). \(error.description)\n\nYour place and link are kept: try Submit again.")
+        // Translators: %1$@ is a short heading of what went wrong, e.g. "Can't reach the server"; %2$@ the
+        // sentence after it. "Submit" is the dialog's button.
+        let message = String(format: tr("%1$@. %2$@\n\nYour place and link are kept: try Submit again."),
+                             locale: Translations.formattingLocale, error.title, error.description)
+        Alert.show(over: dialog, title: tr("Couldn't post your location"), message: message)
     }
 
     private func focusLink() {

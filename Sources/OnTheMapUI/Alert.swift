@@ -1,6 +1,7 @@
 import CGtk
 import CShims
 import GLibSwift
+import Translations
 
 /// Modal alerts: a bold title, a sentence under it, and buttons; `done` gets the chosen response
 /// (`GTK_RESPONSE_DELETE_EVENT` when closed with Escape or the window manager).
@@ -13,7 +14,8 @@ enum Alert {
         var destructive = false
     }
 
-    static let ok = Button(label: "OK", response: GTK_RESPONSE_OK, suggested: true)
+    /// Computed, so the label is translated after `Translations.setUp()` whenever it is first used.
+    static var ok: Button { Button(label: tr("OK"), response: GTK_RESPONSE_OK, suggested: true) }
 
     @discardableResult
     static func show(over parent: UnsafeMutablePointer<GtkWidget>?, kind: GtkMessageType = GTK_MESSAGE_ERROR,

@@ -2,6 +2,7 @@ import Foundation
 import MapView
 import Places
 import StudentLocations
+import Translations
 
 /// Where On the Map finds its servers and keeps its files, from the environment (XDG folders and
 /// `ON_THE_MAP_*` variables); a bad value falls back to the default and says why.
@@ -44,7 +45,10 @@ public struct OnTheMapConfiguration: Sendable {
                 server = try ServerAddress.resolve(value)
                 serverFromEnvironment = true
             } catch {
-                problems.append("\(Self.apiVariable)=\(value) is not usable (\(error)); using \(ServerAddress.udacity.absoluteString).")
+                // Translators: %1$@=%2$@ is an environment variable and its value, e.g. ON_THE_MAP_API_URL=http://example.org;
+                // %3$@ says why it can't be used; %4$@ is the server used instead.
+                problems.append(String(format: tr("%1$@=%2$@ is not usable (%3$@); using %4$@."), locale: Translations.formattingLocale,
+                                       Self.apiVariable, value, error.description, ServerAddress.udacity.absoluteString))
             }
         } else if let saved = try? String(contentsOf: Self.savedServerFile(in: configFolder), encoding: .utf8),
                   let url = try? ServerAddress.resolve(saved.trimmingCharacters(in: .whitespacesAndNewlines)) {

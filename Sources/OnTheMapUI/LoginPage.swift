@@ -2,6 +2,7 @@ import CGtk
 import Foundation
 import GLibSwift
 import StudentLocations
+import Translations
 
 /// The login page: email, password, the server (folded away under "Server"), Log In and Sign Up.
 /// Log In is sensitive only when both fields are filled; while a login runs the form is
@@ -35,9 +36,9 @@ final class LoginPage {
         let installed = gtk_icon_theme_has_icon(gtk_icon_theme_get_default(), OnTheMapInfo.id) != 0
         let icon = gtk_image_new_from_icon_name(installed ? OnTheMapInfo.id : "mark-location-symbolic", GTK_ICON_SIZE_DIALOG)!
         gtk_image_set_pixel_size(icon.cast(), 96)
-        let title = gtk_label_new("Log in to On the Map")!
+        let title = gtk_label_new(tr("Log in to On the Map"))!
         Widgets.addStyleClass(title, "login-title")
-        let subtitle = gtk_label_new("See where your classmates are studying, and share your own place.")!
+        let subtitle = gtk_label_new(tr("See where your classmates are studying, and share your own place."))!
         Widgets.addStyleClass(subtitle, "dim-label")
         gtk_label_set_line_wrap(subtitle.cast(), 1)
         gtk_label_set_justify(subtitle.cast(), GTK_JUSTIFY_CENTER)
@@ -45,24 +46,24 @@ final class LoginPage {
 
         form = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8)
         gtk_widget_set_size_request(form, 320, -1)
-        emailEntry = Self.entry(name: "Email", placeholder: "Email", purpose: GTK_INPUT_PURPOSE_EMAIL)
-        passwordEntry = Self.entry(name: "Password", placeholder: "Password", purpose: GTK_INPUT_PURPOSE_PASSWORD)
+        emailEntry = Self.entry(name: tr("Email"), placeholder: tr("Email"), purpose: GTK_INPUT_PURPOSE_EMAIL)
+        passwordEntry = Self.entry(name: tr("Password"), placeholder: tr("Password"), purpose: GTK_INPUT_PURPOSE_PASSWORD)
         gtk_entry_set_visibility(passwordEntry.cast(), 0)
-        logInButton = gtk_button_new_with_label("Log In")
+        logInButton = gtk_button_new_with_label(tr("Log In"))
         Widgets.addStyleClass(logInButton, "suggested-action")
         gtk_widget_set_can_default(logInButton, 1)
         spinner = gtk_spinner_new()
-        Widgets.setAccessibleName(spinner, "Logging In")
+        Widgets.setAccessibleName(spinner, tr("Logging In"))
         let buttonRow = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)!
         gtk_box_pack_start(buttonRow.cast(), logInButton, 1, 1, 0)
         gtk_box_pack_start(buttonRow.cast(), spinner, 0, 0, 0)
 
-        serverEntry = Self.entry(name: "Server", placeholder: ServerAddress.udacity.absoluteString,
+        serverEntry = Self.entry(name: tr("Server"), placeholder: ServerAddress.udacity.absoluteString,
                                  purpose: GTK_INPUT_PURPOSE_URL)
         gtk_entry_set_text(serverEntry.cast(), server.absoluteString)
-        let expander = gtk_expander_new("Server")!
+        let expander = gtk_expander_new(tr("Server"))!
         let serverBox = gtk_box_new(GTK_ORIENTATION_VERTICAL, 4)!
-        let serverHint = gtk_label_new("Your class's On the Map server, or Udacity's.")!
+        let serverHint = gtk_label_new(tr("Your class's On the Map server, or Udacity's."))!
         Widgets.addStyleClass(serverHint, "dim-label")
         gtk_label_set_xalign(serverHint.cast(), 0)
         gtk_container_add(serverBox.container, serverEntry)
@@ -72,10 +73,10 @@ final class LoginPage {
         // Shown open when it is not Udacity's, so nobody logs in to a server they did not expect.
         gtk_expander_set_expanded(expander.cast(), server == ServerAddress.udacity ? 0 : 1)
 
-        signUpButton = gtk_link_button_new_with_label(Self.signUpAddress(for: server), "Sign Up")
+        signUpButton = gtk_link_button_new_with_label(Self.signUpAddress(for: server), tr("Sign Up"))
         let signUpRow = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)!
         gtk_widget_set_halign(signUpRow, GTK_ALIGN_CENTER)
-        gtk_container_add(signUpRow.container, gtk_label_new("Don't have an account?"))
+        gtk_container_add(signUpRow.container, gtk_label_new(tr("Don't have an account?")))
         gtk_container_add(signUpRow.container, signUpButton)
 
         for widget in [emailEntry, passwordEntry, buttonRow, expander] {

@@ -4,6 +4,7 @@ import GLibSwift
 import Logging
 import MapView
 import Places
+import Translations
 
 /// The GtkApplication: one instance over D-Bus, app-wide actions and shortcuts, the window.
 @MainActor
@@ -76,15 +77,15 @@ enum AboutOnTheMap {
         gtk_about_dialog_set_program_name(about, OnTheMapInfo.name)
         gtk_about_dialog_set_version(about, OnTheMapInfo.version)
         gtk_about_dialog_set_logo_icon_name(about, OnTheMapInfo.id)
-        gtk_about_dialog_set_comments(about, "See where your classmates are studying, and share your own place.")
+        gtk_about_dialog_set_comments(about, tr("See where your classmates are studying, and share your own place."))
         gtk_about_dialog_set_website(about, OnTheMapInfo.website)
         gtk_about_dialog_set_license_type(about, GTK_LICENSE_GPL_3_0)
-        gtk_about_dialog_set_copyright(about, "© 2026 The Virtual Tourist developers")
+        gtk_about_dialog_set_copyright(about, tr("© 2026 The Virtual Tourist developers"))
         withCStringArray(["© OpenStreetMap contributors https://www.openstreetmap.org/copyright"]) {
-            gtk_about_dialog_add_credit_section(about, "Map data and addresses", $0)
+            gtk_about_dialog_add_credit_section(about, tr("Map data and addresses"), $0)
         }
         withCStringArray(["GeoNames https://www.geonames.org/ (CC BY 4.0)"]) {
-            gtk_about_dialog_add_credit_section(about, "City names", $0)
+            gtk_about_dialog_add_credit_section(about, tr("City names"), $0)
         }
         if let parent {
             gtk_window_set_transient_for(dialog.cast(), parent.cast())

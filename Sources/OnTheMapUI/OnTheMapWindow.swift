@@ -5,6 +5,7 @@ import Logging
 import MapView
 import Places
 import StudentLocations
+import Translations
 
 /// The one window: the login page, or (logged in) the classmates on a map and in a list, with
 /// Log Out on the left of the header bar, Refresh and Add Location on the right and a Map | List
@@ -56,16 +57,16 @@ final class OnTheMapWindow {
         headerBar = gtk_header_bar_new()
         gtk_header_bar_set_show_close_button(headerBar.cast(), 1)
         gtk_header_bar_set_title(headerBar.cast(), OnTheMapInfo.name)
-        logOutButton = gtk_button_new_with_label("Log Out")
+        logOutButton = gtk_button_new_with_label(tr("Log Out"))
         gtk_actionable_set_action_name(OpaquePointer(logOutButton), "win.log-out")
-        refreshButton = Widgets.iconButton(icon: "view-refresh-symbolic", accessibleName: "Refresh",
-                                           tooltip: "Refresh (Ctrl+R)")
+        refreshButton = Widgets.iconButton(icon: "view-refresh-symbolic", accessibleName: tr("Refresh"),
+                                           tooltip: tr("Refresh (Ctrl+R)"))
         gtk_actionable_set_action_name(OpaquePointer(refreshButton), "win.refresh")
-        addButton = Widgets.iconButton(icon: "mark-location-symbolic", accessibleName: "Add Location",
-                                       tooltip: "Add Location (Ctrl+N)")
+        addButton = Widgets.iconButton(icon: "mark-location-symbolic", accessibleName: tr("Add Location"),
+                                       tooltip: tr("Add Location (Ctrl+N)"))
         gtk_actionable_set_action_name(OpaquePointer(addButton), "win.add-location")
         refreshSpinner = gtk_spinner_new()
-        Widgets.setAccessibleName(refreshSpinner, "Downloading")
+        Widgets.setAccessibleName(refreshSpinner, tr("Downloading"))
         gtk_header_bar_pack_start(headerBar.cast(), logOutButton)
         gtk_header_bar_pack_end(headerBar.cast(), Self.primaryMenuButton())
         gtk_header_bar_pack_end(headerBar.cast(), addButton)
@@ -79,8 +80,8 @@ final class OnTheMapWindow {
                                  tileFetcher: services.tileFetcher, logger: services.logger)
         listPage = StudentListPage()
         content = gtk_stack_new()
-        gtk_stack_add_titled(content.cast(), mapPage.root, "map", "Map")
-        gtk_stack_add_titled(content.cast(), listPage.root, "list", "List")
+        gtk_stack_add_titled(content.cast(), mapPage.root, "map", tr("Map"))
+        gtk_stack_add_titled(content.cast(), listPage.root, "list", tr("List"))
         switcher = gtk_stack_switcher_new()
         gtk_stack_switcher_set_stack(switcher.cast(), content.cast())
 
@@ -94,15 +95,17 @@ final class OnTheMapWindow {
         loginPage.onLogIn = { [weak self] email, password, server in self?.logIn(email, password, server) }
         loginPage.onBadServer = { [weak self] error in
             guard let self else { return }
-            Alert.show(over: self.window, title: "That server address can't be used", message: "\(error)")
+            Alert.show(over: self.window, title: tr("That server address can't be used"), message: "\(error)")
         }
         let openLink: (URL) -> Void = { [weak self] url in LinkOpener.open(url, over: self?.window) }
         mapPage.onOpenLink = openLink
         listPage.onOpenLink = openLink
         listPage.onNotAWebLink = { [weak self] student in
             guard let self else { return }
-            Alert.show(over: self.window, kind: GTK_MESSAGE_INFO, title: "This link can't be opened",
-                       message: "\(student.fullName) shared “\(student.mediaURL)”, which is not a web address (http or https).")
+            // Translators: %1$@ is a student's name; %2$@ the text they shared as their link.
+            let message = String(format: tr("%1$@ shared “%2$@”, which is not a web address (http or https)."),
+                                 locale: Translations.formattingLocale, student.fullName, student.mediaURL)
+            Alert.show(over: self.window, kind: GTK_MESSAGE_INFO, title: tr("This link can't be opened"), message: message)
         }
         window.connect(.delete) { [weak self] _ in
             guard let self else { return false }
@@ -117,21 +120,21 @@ final class OnTheMapWindow {
         gtk_widget_show_all(window)
         showLogin()
         for problem in services.configuration.problems {
-            Alert.show(over: window, kind: GTK_MESSAGE_WARNING, title: "A setting was not usable", message: problem)
+            Alert.show(over: window, kind: GTK_MESSAGE_WARNING, title: tr("A setting was not usable"), message: problem)
         }
     }
 
     /// The GNOME primary menu: About and Quit.
     private static func primaryMenuButton() -> UnsafeMutablePointer<GtkWidget> {
         let menu = g_menu_new()!
-        g_menu_append(menu, "About On the Map", "app.about")
-        g_menu_append(menu, "Quit", "app.quit")
+        g_menu_append(menu, tr("About On the Map"), "app.about")
+        g_menu_append(menu, tr("Quit"), "app.quit")
         let button = gtk_menu_button_new()!
         gtk_button_set_image(button.cast(), gtk_image_new_from_icon_name("open-menu-symbolic", GTK_ICON_SIZE_BUTTON))
         gtk_menu_button_set_menu_model(button.cast(), UnsafeMutableRawPointer(menu).assumingMemoryBound(to: GMenuModel.self))
         g_object_unref(UnsafeMutableRawPointer(menu))
-        Widgets.setAccessibleName(button, "Main Menu")
-        gtk_widget_set_tooltip_text(button, "Main Menu")
+        Widgets.setAccessibleName(button, tr("Main Menu"))
+        gtk_widget_set_tooltip_text(button, tr("Main Menu"))
         return button
     }
 
@@ -254,8 +257,10 @@ final class OnTheMapWindow {
 
     private func logOutFailed(_ error: StudentLocationsError) {
         guard lifetime.isAlive, !closing, error != .notLoggedIn else { return }
-        Alert.show(over: window, kind: GTK_MESSAGE_WARNING, title: "Logged out on this computer only",
-                   message: "\(error.description) The server ends your session by itself when it expires.")
+        // Translators: %@ is the sentence saying what went wrong, e.g. "Can't reach the server at example.org (…). …"
+        let message = String(format: tr("%@ The server ends your session by itself when it expires."),
+                             locale: Translations.formattingLocale, error.description)
+        Alert.show(over: window, kind: GTK_MESSAGE_WARNING, title: tr("Logged out on this computer only"), message: message)
     }
 
     // MARK: The students
@@ -296,10 +301,11 @@ final class OnTheMapWindow {
             }
             return
         }
-        failureAlert = Alert.show(over: window, title: "Couldn't download the students' locations",
-                                  message: "\(error.title). \(error.description)",
-                                  buttons: [Alert.Button(label: "Close", response: GTK_RESPONSE_CLOSE),
-                                            Alert.Button(label: "Retry", response: GTK_RESPONSE_ACCEPT, suggested: true)]) { [weak self] response in
+        // Translators: %1$@ is a short heading of what went wrong, e.g. "Can't reach the server"; %2$@ the sentence after it.
+        let message = String(format: tr("%1$@. %2$@"), locale: Translations.formattingLocale, error.title, error.description)
+        failureAlert = Alert.show(over: window, title: tr("Couldn't download the students' locations"), message: message,
+                                  buttons: [Alert.Button(label: tr("Close"), response: GTK_RESPONSE_CLOSE),
+                                            Alert.Button(label: tr("Retry"), response: GTK_RESPONSE_ACCEPT, suggested: true)]) { [weak self] response in
             self?.failureAlert = nil
             if response == GTK_RESPONSE_ACCEPT { self?.refresh() }
         }

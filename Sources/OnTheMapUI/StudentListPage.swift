@@ -2,6 +2,7 @@ import CGtk
 import Foundation
 import GLibSwift
 import StudentLocations
+import Translations
 
 /// The list of classmates, newest first: initials, name, place, how long ago, and the link.
 /// Activating a row (click or Enter) opens its link; a link that is not http(s) is shown with a note.
@@ -22,7 +23,7 @@ final class StudentListPage {
         list = gtk_list_box_new()
         gtk_list_box_set_selection_mode(list.cast(), GTK_SELECTION_NONE)
         gtk_list_box_set_activate_on_single_click(list.cast(), 1)
-        Widgets.setAccessibleName(list, "Students")
+        Widgets.setAccessibleName(list, tr("Students"))
         let clamp = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
         gtk_widget_set_halign(clamp, GTK_ALIGN_CENTER)
         gtk_widget_set_size_request(clamp, 560, -1)
@@ -39,9 +40,9 @@ final class StudentListPage {
         let icon = gtk_image_new_from_icon_name("avatar-default-symbolic", GTK_ICON_SIZE_DIALOG)!
         gtk_image_set_pixel_size(icon.cast(), 96)
         Widgets.addStyleClass(icon, "dim-label")
-        let title = gtk_label_new("Nobody Has Posted Yet")!
+        let title = gtk_label_new(tr("Nobody Has Posted Yet"))!
         Widgets.addStyleClass(title, "status-title")
-        let text = gtk_label_new("Be the first: Add Location shares where you are studying.")!
+        let text = gtk_label_new(tr("Be the first: Add Location shares where you are studying."))!
         Widgets.addStyleClass(text, "dim-label")
         for widget in [icon, title, text] { gtk_container_add(empty.container, widget) }
         gtk_stack_add_named(stack.cast(), empty, "empty")
@@ -82,19 +83,30 @@ final class StudentListPage {
         gtk_widget_set_size_request(avatar, 40, 40)
 
         let text = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2)!
-        let name = gtk_label_new(isMine ? "\(student.fullName) (you)" : student.fullName)!
+        // Translators: %@ is the user's own name, marking their row in the list of students.
+        let shownName = isMine ? String(format: tr("%@ (you)"), locale: Translations.formattingLocale, student.fullName) : student.fullName
+        let name = gtk_label_new(shownName)!
         Widgets.addStyleClass(name, "student-name")
         let updated = RelativeTime.describe(student.updatedAt, now: now)
-        let placeText = student.mapString.isEmpty ? "Updated \(updated)" : "\(student.mapString) · updated \(updated)"
+        let placeText: String
+        if student.mapString.isEmpty {
+            // Translators: %@ says when a student posted, e.g. "5 minutes ago", "yesterday" or "on 3 Mar 2026".
+            placeText = String(format: tr("Updated %@"), locale: Translations.formattingLocale, updated)
+        } else {
+            // Translators: %1$@ is a student's place, e.g. "Paris"; %2$@ when they posted it, e.g. "5 minutes ago",
+            // "yesterday" or "on 3 Mar 2026".
+            placeText = String(format: tr("%1$@ · updated %2$@"), locale: Translations.formattingLocale, student.mapString, updated)
+        }
         let place = gtk_label_new(placeText)!
         Widgets.addStyleClass(place, "dim-label")
         let linkText: String
         if let url = student.link {
             linkText = url.absoluteString
         } else if student.mediaURL.isEmpty {
-            linkText = "No link shared"
+            linkText = tr("No link shared")
         } else {
-            linkText = "\(student.mediaURL) — not a web link"
+            // Translators: %@ is the text a student shared as their link, e.g. "example.com".
+            linkText = String(format: tr("%@ — not a web link"), locale: Translations.formattingLocale, student.mediaURL)
         }
         let link = gtk_label_new(linkText)!
         Widgets.addStyleClass(link, student.link == nil ? "dim-label" : "student-link")
@@ -111,12 +123,20 @@ final class StudentListPage {
             gtk_box_pack_end(box.cast(), open, 0, 0, 0)
         }
         gtk_container_add(row.container, box)
-        var spoken = [isMine ? "\(student.fullName) (you)" : student.fullName]
+        var spoken = [shownName]
         if !student.mapString.isEmpty { spoken.append(student.mapString) }
         spoken.append(linkText)
-        spoken.append("updated \(updated)")
+        // Translators: spoken by screen readers; %@ says when a student posted, e.g. "5 minutes ago" or "yesterday".
+        spoken.append(String(format: tr("updated %@"), locale: Translations.formattingLocale, updated))
         Widgets.setAccessibleName(row, spoken.joined(separator: ", "))
-        gtk_widget_set_tooltip_text(row, student.link == nil ? "This link can't be opened" : "Open \(linkText)")
+        let tooltip: String
+        if student.link == nil {
+            tooltip = tr("This link can't be opened")
+        } else {
+            // Translators: %@ is a web link, e.g. "https://github.com/ada".
+            tooltip = String(format: tr("Open %@"), locale: Translations.formattingLocale, linkText)
+        }
+        gtk_widget_set_tooltip_text(row, tooltip)
         gtk_widget_show_all(row)
         return row
     }
@@ -129,18 +149,22 @@ final class StudentListPage {
     }
 }
 
-/// "just now", "5 minutes ago", "yesterday", "3 days ago", then the date.
+/// "just now", "5 minutes ago", "yesterday", "3 days ago", then the date, in the user's language.
+/// ngettext rather than Foundation's `Date.RelativeFormatStyle`: the wording and the steps stay the app's own
+/// ("just now" under a minute, the date after 30 days), and the time is measured from the `now` given.
 enum RelativeTime {
     static func describe(_ date: Date, now: Date) -> String {
         let seconds = now.timeIntervalSince(date)
-        if seconds < 60 { return "just now" }
+        if seconds < 60 { return tr("just now") }
         let minutes = Int(seconds / 60)
-        if minutes < 60 { return minutes == 1 ? "1 minute ago" : "\(minutes) minutes ago" }
+        if minutes < 60 { return trn("%d minute ago", "%d minutes ago", count: minutes) }
         let hours = minutes / 60
-        if hours < 24 { return hours == 1 ? "1 hour ago" : "\(hours) hours ago" }
+        if hours < 24 { return trn("%d hour ago", "%d hours ago", count: hours) }
         let days = hours / 24
-        if days == 1 { return "yesterday" }
-        if days < 30 { return "\(days) days ago" }
-        return "on " + date.formatted(date: .abbreviated, time: .omitted)
+        if days == 1 { return tr("yesterday") }
+        if days < 30 { return trn("%d day ago", "%d days ago", count: days) }
+        let day = date.formatted(Date.FormatStyle(date: .abbreviated, time: .omitted).locale(Translations.formattingLocale))
+        // Translators: %@ is a date, e.g. "3 Mar 2026"; shown after "Updated" and "updated".
+        return String(format: tr("on %@"), locale: Translations.formattingLocale, day)
     }
 }

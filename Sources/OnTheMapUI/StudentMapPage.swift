@@ -5,6 +5,7 @@ import GLibSwift
 import Logging
 import MapView
 import StudentLocations
+import Translations
 
 /// The map of classmates: a pin per location (the user's own in blue); clicking a pin shows a
 /// popover with the student's name, place and link.
@@ -104,7 +105,7 @@ enum StudentDetails {
             let button = gtk_button_new_with_label(url.absoluteString)!
             Widgets.addStyleClass(button, "link")
             gtk_button_set_relief(button.cast(), GTK_RELIEF_NONE)
-            gtk_widget_set_tooltip_text(button, "Open in your browser")
+            gtk_widget_set_tooltip_text(button, tr("Open in your browser"))
             if let label = gtk_bin_get_child(button.cast()) {
                 gtk_label_set_ellipsize(label.cast(), PANGO_ELLIPSIZE_MIDDLE)
                 gtk_label_set_max_width_chars(label.cast(), 40)
@@ -118,7 +119,7 @@ enum StudentDetails {
             gtk_label_set_xalign(text.cast(), 0)
             gtk_label_set_ellipsize(text.cast(), PANGO_ELLIPSIZE_END)
             gtk_label_set_max_width_chars(text.cast(), 40)
-            let note = gtk_label_new("Not a web link, so it can't be opened")!
+            let note = gtk_label_new(tr("Not a web link, so it can't be opened"))!
             Widgets.addStyleClass(note, "dim-label")
             gtk_label_set_xalign(note.cast(), 0)
             gtk_container_add(box.container, text)

@@ -6,10 +6,14 @@ import MapTiles
 import OnTheMapUI
 import Places
 import StudentLocations
+import Translations
 
+Translations.setUp()
 DesktopApplication.answerInformationOptions(
     CommandLine.arguments, programName: OnTheMapInfo.programName, version: OnTheMapInfo.version,
-    about: "\(OnTheMapInfo.name): see where your classmates are studying, and share your own place.",
+    // Translators: %@ is the app's name, "On the Map"; the first line of --help.
+    about: String(format: tr("%@: see where your classmates are studying, and share your own place."),
+                  locale: Translations.formattingLocale, OnTheMapInfo.name),
     environment: """
       ON_THE_MAP_API_URL       the On the Map server, default https://onthemap-api.udacity.com/v1/
                                (plain http:// only on this computer: 127.0.0.1, ::1, localhost)
