@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Translations
 import WebAccess
 
 /// The live `FlickrSearching`: `flickr.photos.search` through the app's HTTP stack (`WebClient`), with the
@@ -85,9 +86,9 @@ public final class FlickrAPIClient: FlickrSearching {
         let perPage = query.perPage ?? configuration.albumSize
         try FlickrConfiguration.validate(radiusKilometers: radius)
         try FlickrConfiguration.validate(perPage: perPage)
-        guard query.page >= 1 else { throw .invalidSearch("the page must be 1 or more") }
+        guard query.page >= 1 else { throw .invalidSearch(tr("the page must be 1 or more")) }
         guard (-90.0...90.0).contains(query.latitude), (-180.0...180.0).contains(query.longitude) else {
-            throw .invalidSearch("the coordinate is off the map")
+            throw .invalidSearch(tr("the coordinate is off the map"))
         }
         guard var components = URLComponents(url: configuration.endpoint, resolvingAgainstBaseURL: false) else {
             throw .invalidEndpoint(Redaction.redactedDescription(of: configuration.endpoint))

@@ -7,6 +7,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Translations
 
 /// A Flickr API key. Printing it never shows the key: use `value` only to build a request.
 public struct FlickrAPIKey: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
@@ -110,7 +111,7 @@ public struct FlickrAPIKeyResolver: Sendable {
             try FileManager.default.createDirectory(at: configFolder, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
         } catch {
-            throw FlickrError.fileSystem(path: configFolder.path, reason: "the folder could not be created")
+            throw FlickrError.fileSystem(path: configFolder.path, reason: tr("the folder could not be created"))
         }
         // The folder may predate us with looser permissions; it holds a secret, so tighten it.
         if chmod(configFolder.path, 0o700) != 0 { throw fileError(configFolder, errno) }

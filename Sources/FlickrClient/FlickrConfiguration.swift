@@ -1,4 +1,5 @@
 import Foundation
+import Translations
 import WebAccess
 
 /// Where Flickr is and how the client talks to it. Plain values; validate with `validate()`.
@@ -108,18 +109,20 @@ public struct FlickrConfiguration: Sendable, Equatable {
         try TransportSecurity.check(endpoint)
         try Self.validate(radiusKilometers: radiusKilometers)
         try Self.validate(perPage: albumSize)
-        guard maxConcurrentDownloads >= 1 else { throw .invalidSearch("at least one download must be allowed at a time") }
+        guard maxConcurrentDownloads >= 1 else { throw .invalidSearch(tr("at least one download must be allowed at a time")) }
     }
 
     static func validate(radiusKilometers: Double) throws(FlickrError) {
         guard radiusKilometers > 0, radiusKilometers < radiusLimitKilometers else {
-            throw .invalidSearch("the radius must be above 0 and below 32 km")
+            throw .invalidSearch(tr("the radius must be above 0 and below 32 km"))
         }
     }
 
     static func validate(perPage: Int) throws(FlickrError) {
         guard (1...maximumPerPage).contains(perPage) else {
-            throw .invalidSearch("the album size must be from 1 to \(maximumPerPage) photos")
+            // Translators: %d is the largest album size Flickr allows, 500.
+            throw .invalidSearch(String(format: tr("the album size must be from 1 to %d photos"),
+                                        locale: Translations.formattingLocale, maximumPerPage))
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Translations
 
 /// Everything that can go wrong talking to Flickr or downloading its photos, with messages a person can act on.
 ///
@@ -96,118 +97,134 @@ public enum FlickrError: Error, LocalizedError, Equatable, Hashable, Sendable {
     }
 
     public var errorDescription: String? {
+        let locale = Translations.formattingLocale
         switch self {
         case .missingAPIKey:
-            return "Virtual Tourist has no Flickr API key."
+            return tr("Virtual Tourist has no Flickr API key.")
         case .invalidAPIKey:
-            return "Flickr rejected the API key."
+            return tr("Flickr rejected the API key.")
         case .serviceUnavailable:
-            return "Flickr is temporarily unavailable."
+            return tr("Flickr is temporarily unavailable.")
         case .searchUnavailable:
-            return "Flickr's photo search is temporarily unavailable."
+            return tr("Flickr's photo search is temporarily unavailable.")
         case .apiFailure(let code, let message):
             let text = message.trimmingCharacters(in: .whitespacesAndNewlines)
-            return text.isEmpty
-                ? "Flickr couldn't complete the search (error \(code))."
-                : "Flickr couldn't complete the search: \(text) (error \(code))."
+            // Translators: %d is Flickr's error number.
+            if text.isEmpty { return String(format: tr("Flickr couldn't complete the search (error %d)."), locale: locale, code) }
+            // Translators: %1$@ is Flickr's own explanation (in English), %2$d its error number.
+            return String(format: tr("Flickr couldn't complete the search: %1$@ (error %2$d)."), locale: locale, text, code)
         case .httpStatus(let status):
             switch status {
-            case 429: return "Flickr is receiving too many requests from Virtual Tourist (HTTP 429)."
-            case 404, 410: return "Flickr couldn't find what was asked for (HTTP \(status))."
-            case 500...: return "Flickr's server ran into a problem (HTTP \(status))."
-            default: return "Flickr refused the request (HTTP \(status))."
+            case 429: return tr("Flickr is receiving too many requests from Virtual Tourist (HTTP 429).")
+            // Translators: %d is an HTTP status code: 404 or 410.
+            case 404, 410: return String(format: tr("Flickr couldn't find what was asked for (HTTP %d)."), locale: locale, status)
+            // Translators: %d is an HTTP status code such as 503.
+            case 500...: return String(format: tr("Flickr's server ran into a problem (HTTP %d)."), locale: locale, status)
+            // Translators: %d is an HTTP status code such as 403.
+            default: return String(format: tr("Flickr refused the request (HTTP %d)."), locale: locale, status)
             }
         case .timedOut:
-            return "Flickr took too long to answer."
+            return tr("Flickr took too long to answer.")
         case .offline:
-            return "This computer is offline."
+            return tr("This computer is offline.")
         case .cannotConnect(let host):
-            return "Virtual Tourist couldn't connect to \(host)."
+            // Translators: %@ is a server's name, e.g. "api.flickr.com".
+            return String(format: tr("Virtual Tourist couldn't connect to %@."), locale: locale, host)
         case .hostNotFound(let host):
-            return "Virtual Tourist couldn't find the server \(host)."
+            // Translators: %@ is a server's name, e.g. "api.flickr.com".
+            return String(format: tr("Virtual Tourist couldn't find the server %@."), locale: locale, host)
         case .connectionLost:
-            return "The connection to Flickr was lost."
+            return tr("The connection to Flickr was lost.")
         case .invalidResponse:
-            return "Flickr sent an answer Virtual Tourist couldn't read."
+            return tr("Flickr sent an answer Virtual Tourist couldn't read.")
         case .insecureEndpoint(let host):
-            return "Virtual Tourist won't contact \(host) over unencrypted HTTP."
+            // Translators: %@ is a server's name, e.g. "flickr.example.org".
+            return String(format: tr("Virtual Tourist won't contact %@ over unencrypted HTTP."), locale: locale, host)
         case .secureConnectionFailed(let host):
-            return "Virtual Tourist couldn't set up a secure connection to \(host)."
+            // Translators: %@ is a server's name, e.g. "live.staticflickr.com".
+            return String(format: tr("Virtual Tourist couldn't set up a secure connection to %@."), locale: locale, host)
         case .proxyFailed(let proxy):
-            return "Virtual Tourist couldn't get through the proxy \(proxy)."
+            // Translators: %@ is a proxy's address, e.g. "proxy.example.org:3128".
+            return String(format: tr("Virtual Tourist couldn't get through the proxy %@."), locale: locale, proxy)
         case .invalidEndpoint(let address):
-            return "“\(address)” isn't a web address Virtual Tourist can use."
+            // Translators: %@ is the address as the person gave it.
+            return String(format: tr("“%@” isn't a web address Virtual Tourist can use."), locale: locale, address)
         case .invalidSearch(let reason):
-            return "Virtual Tourist can't send this search: \(reason)."
+            // Translators: %@ says what is wrong, e.g. "the page must be 1 or more".
+            return String(format: tr("Virtual Tourist can't send this search: %@."), locale: locale, reason)
         case .incompleteDownload(let expected, let received):
-            return "The photo download was cut short (\(received) of \(expected) bytes)."
+            // Translators: %1$@ is how many bytes arrived, %2$@ how many were announced.
+            return String(format: tr("The photo download was cut short (%1$@ of %2$@ bytes)."), locale: locale,
+                          received.formatted(.number.locale(locale)), expected.formatted(.number.locale(locale)))
         case .notAnImage:
-            return "The photo server sent something that isn't an image."
+            return tr("The photo server sent something that isn't an image.")
         case .unusableImage(.truncated):
-            return "The photo arrived incomplete."
+            return tr("The photo arrived incomplete.")
         case .unusableImage(.tooManyPixels(let width, let height)):
-            return "The photo is too large to show (\(width) × \(height) pixels)."
+            // Translators: %1$@ × %2$@ are the photo's width and height in pixels.
+            return String(format: tr("The photo is too large to show (%1$@ × %2$@ pixels)."), locale: locale,
+                          width.formatted(.number.locale(locale)), height.formatted(.number.locale(locale)))
         case .unusableImage(.damaged):
-            return "The photo is damaged and can't be shown."
+            return tr("The photo is damaged and can't be shown.")
         case .photoTooLarge(let limit):
-            return "The photo is larger than \(limit >> 20) MB, too large to download."
+            // Translators: %d is a size in megabytes, e.g. 40.
+            return String(format: tr("The photo is larger than %d MB, too large to download."), locale: locale, limit >> 20)
         case .stalled:
-            return "The photo server stopped sending the photo."
+            return tr("The photo server stopped sending the photo.")
         case .fileSystem(let path, let reason):
-            return "Virtual Tourist couldn't write \(path): \(reason)."
+            // Translators: %1$@ is a file or folder, %2$@ why it could not be written, e.g. "No space left on device".
+            return String(format: tr("Virtual Tourist couldn't write %1$@: %2$@."), locale: locale, path, reason)
         case .cancelled:
-            return "The request was cancelled."
+            return tr("The request was cancelled.")
         }
     }
 
     public var recoverySuggestion: String? {
         switch self {
         case .missingAPIKey:
-            return "Add your Flickr API key in Preferences, or set FLICKR_API_KEY."
+            return tr("Add your Flickr API key in Preferences, or set FLICKR_API_KEY.")
         case .invalidAPIKey:
-            return "Check it in Preferences."
+            return tr("Check it in Preferences.")
         case .serviceUnavailable, .searchUnavailable:
-            return "Try again in a few minutes."
+            return tr("Try again in a few minutes.")
         case .apiFailure:
-            return "Try again later. If it keeps happening, Virtual Tourist may need an update."
+            return tr("Try again later. If it keeps happening, Virtual Tourist may need an update.")
         case .httpStatus(let status):
             switch status {
-            case 429: return "Wait a minute, then try again."
-            case 404, 410: return "Try New Collection to fetch other photos."
-            case 500...: return "Try again in a few minutes."
-            default: return "Check the API key in Preferences and the Flickr address (VIRTUAL_TOURIST_FLICKR_URL)."
+            case 429: return tr("Wait a minute, then try again.")
+            case 404, 410: return tr("Try New Collection to fetch other photos.")
+            case 500...: return tr("Try again in a few minutes.")
+            default: return tr("Check the API key in Preferences and the Flickr address (VIRTUAL_TOURIST_FLICKR_URL).")
             }
         case .timedOut, .connectionLost:
-            return "Check your internet connection and try again."
+            return tr("Check your internet connection and try again.")
         case .offline:
-            return "Connect to the internet and try again."
+            return tr("Connect to the internet and try again.")
         case .cannotConnect, .hostNotFound:
-            return "Check your internet connection. If it works, check the Flickr address (VIRTUAL_TOURIST_FLICKR_URL)."
+            return tr("Check your internet connection. If it works, check the Flickr address (VIRTUAL_TOURIST_FLICKR_URL).")
         case .invalidResponse(let reason):
             switch reason {
             case .jsonp:
-                return "Try again later. If VIRTUAL_TOURIST_FLICKR_URL is set, check that it points at Flickr's REST API "
-                    + "(https://api.flickr.com/services/rest/)."
+                return tr("Try again later. If VIRTUAL_TOURIST_FLICKR_URL is set, check that it points at Flickr's REST API (https://api.flickr.com/services/rest/).")
             default:
-                return "Try again later. If it keeps happening, check that VIRTUAL_TOURIST_FLICKR_URL points at Flickr's REST API."
+                return tr("Try again later. If it keeps happening, check that VIRTUAL_TOURIST_FLICKR_URL points at Flickr's REST API.")
             }
         case .insecureEndpoint:
-            return "Use an https:// address. Plain http:// is only allowed for this computer (localhost)."
+            return tr("Use an https:// address. Plain http:// is only allowed for this computer (localhost).")
         case .secureConnectionFailed:
-            return "Check the computer's date and time, and whether a proxy or a Wi-Fi sign-in page is in the way."
+            return tr("Check the computer's date and time, and whether a proxy or a Wi-Fi sign-in page is in the way.")
         case .proxyFailed:
-            return "Check the proxy settings (https_proxy, http_proxy, no_proxy), and whether the proxy needs a user name "
-                + "and password."
+            return tr("Check the proxy settings (https_proxy, http_proxy, no_proxy), and whether the proxy needs a user name and password.")
         case .invalidEndpoint:
-            return "Use an https:// address such as https://api.flickr.com/services/rest/."
+            return tr("Use an https:// address such as https://api.flickr.com/services/rest/.")
         case .invalidSearch:
-            return "Choose a search radius above 0 and below 32 km and an album size from 1 to 500."
+            return tr("Choose a search radius above 0 and below 32 km and an album size from 1 to 500.")
         case .incompleteDownload, .unusableImage(.truncated), .stalled:
-            return "Check your internet connection, then click the photo to try again."
+            return tr("Check your internet connection, then click the photo to try again.")
         case .notAnImage, .unusableImage, .photoTooLarge:
-            return "Try New Collection to fetch other photos."
+            return tr("Try New Collection to fetch other photos.")
         case .fileSystem:
-            return "Check that there is free disk space and that the folder is writable."
+            return tr("Check that there is free disk space and that the folder is writable.")
         case .cancelled:
             return nil
         }

@@ -8,6 +8,7 @@ import Darwin
 #endif
 import KeptFiles
 import Logging
+import Translations
 import WebAccess
 
 /// One image to fetch from `source` (a `url_*` of a search result).
@@ -248,7 +249,7 @@ public final class PhotoDownloader: PhotoDownloading {
         do {
             try FileManager.default.createDirectory(at: stagingFolder, withIntermediateDirectories: true)
         } catch {
-            throw .fileSystem(path: stagingFolder.path, reason: "the folder could not be created")
+            throw .fileSystem(path: stagingFolder.path, reason: tr("the folder could not be created"))
         }
         let file = stagingFolder.appendingPathComponent("\(UUID().uuidString).\(format.fileExtension)")
         do {

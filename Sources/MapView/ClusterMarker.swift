@@ -1,5 +1,6 @@
 import CGtk
 import Foundation
+import Translations
 
 /// A cluster's marker: a red disc with a white ring and a thin dark edge (seen on light and dark
 /// tiles), its count in white bold; rendered at the screen's scale factor (disc images and labels
@@ -9,10 +10,25 @@ enum ClusterMarker {
         min(26, 13 + 3 * log10(Double(max(count, 2))))
     }
 
-    static func label(_ count: Int) -> String {
-        if count < 1_000 { return String(count) }
-        if count < 10_000 { return String(format: "%.1fk", Double(count) / 1_000).replacingOccurrences(of: ".0k", with: "k") }
-        return "\(count / 1_000)k"
+    /// The most characters a count may take inside the smallest disc that shows thousands.
+    static let longestLabel = 5
+
+    /// The count as the locale abbreviates it ("1.2K", "1,2 k") where all its abbreviations fit the disc, else in
+    /// thousands or millions with the SI symbol in the locale's digits ("1,2k": German's short form of 12,345 is
+    /// "12.345", Russian's of 1,234 "1,2 тыс.").
+    static func label(_ count: Int, locale: Locale, compactNames: Bool) -> String {
+        if compactNames { return count.formatted(.number.notation(.compactName).locale(locale)) }
+        if count < 1_000 { return count.formatted(.number.locale(locale)) }
+        let (scaled, symbol) = count < 999_500 ? (Double(count) / 1_000, "k") : (Double(count) / 1_000_000, "M")
+        let digits = scaled < 9.95 ? 0...1 : 0...0
+        return scaled.formatted(.number.precision(.fractionLength(digits)).grouping(.never).locale(locale)) + symbol
+    }
+
+    /// Whether every count the locale abbreviates fits the disc (one decision per locale, so labels never mix styles).
+    static func fitsCompactNames(_ locale: Locale) -> Bool {
+        [1_234, 12_345, 123_456, 1_234_567, 12_345_678].allSatisfy {
+            $0.formatted(.number.notation(.compactName).locale(locale)).count <= longestLabel
+        }
     }
 
     /// Whether (dx, dy) from the marker's centre falls on it.
@@ -35,9 +51,8 @@ enum ClusterMarker {
         cairo_fill(cr)
     }
 
-    /// Draws the count centred at (x, y); the context's font must be `selectFont`'s.
-    fileprivate static func drawLabel(_ cr: OpaquePointer, x: Double, y: Double, count: Int) {
-        let text = label(count)
+    /// Draws `text` (a count's label) centred at (x, y); the context's font must be `selectFont`'s.
+    fileprivate static func drawLabel(_ cr: OpaquePointer, x: Double, y: Double, text: String) {
         cairo_set_font_size(cr, text.count > 3 ? 11 : 12.5)
         var extents = cairo_text_extents_t()
         cairo_text_extents(cr, text, &extents)
@@ -60,6 +75,8 @@ enum ClusterMarker {
 final class ClusterMarkerImages {
     let scale: Int32
     private var discs: [Int: OpaquePointer] = [:]
+    private let locale = Translations.formattingLocale
+    private let compactNames = ClusterMarker.fitsCompactNames(Translations.formattingLocale)
 
     init(scale: Int32) {
         self.scale = max(1, scale)
@@ -83,7 +100,8 @@ final class ClusterMarkerImages {
         cairo_set_source_surface(cr, surface, left, top)
         cairo_rectangle(cr, left, top, 2 * half, 2 * half)
         cairo_fill(cr)
-        ClusterMarker.drawLabel(cr, x: Double(x), y: Double(y), count: count)
+        ClusterMarker.drawLabel(cr, x: Double(x), y: Double(y),
+                                text: ClusterMarker.label(count, locale: locale, compactNames: compactNames))
         return half
     }
 

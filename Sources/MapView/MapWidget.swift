@@ -5,6 +5,7 @@ import Foundation
 import GLibSwift
 import Logging
 import MapTiles
+import Translations
 
 /// A centre and zoom level of the map.
 public struct MapViewport: Equatable, Sendable {
@@ -67,13 +68,15 @@ public final class MapWidget {
         tiles.onTileChanged = { [tileLayer] tile in tileLayer.tileChanged(tile) }
         gtk_widget_set_hexpand(map.widget, 1)
         gtk_widget_set_vexpand(map.widget, 1)
-        Widgets.setAccessibleName(map, "Map")
+        Widgets.setAccessibleName(map, tr("Map"))
 
         root = gtk_overlay_new()
         gtk_container_add(root.container, map.widget)
 
-        zoomInButton = Widgets.iconButton(icon: "zoom-in-symbolic", accessibleName: "Zoom In", tooltip: "Zoom In (Ctrl++)")
-        zoomOutButton = Widgets.iconButton(icon: "zoom-out-symbolic", accessibleName: "Zoom Out", tooltip: "Zoom Out (Ctrl+−)")
+        zoomInButton = Widgets.iconButton(icon: "zoom-in-symbolic", accessibleName: tr("Zoom In"),
+                                          tooltip: tr("Zoom In (Ctrl++)"))
+        zoomOutButton = Widgets.iconButton(icon: "zoom-out-symbolic", accessibleName: tr("Zoom Out"),
+                                           tooltip: tr("Zoom Out (Ctrl+−)"))
         gtk_actionable_set_action_name(OpaquePointer(zoomInButton), "win.zoom-in")
         gtk_actionable_set_action_name(OpaquePointer(zoomOutButton), "win.zoom-out")
         let controls = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
@@ -93,8 +96,9 @@ public final class MapWidget {
         }
 
         let attribution = gtk_label_new(nil)!
+        // Translators: Pango markup; keep the <a href="…">OpenStreetMap</a> link as it is and translate "contributors".
         gtk_label_set_markup(attribution.cast(),
-                             "© <a href=\"https://www.openstreetmap.org/copyright\">OpenStreetMap</a> contributors")
+                             tr("© <a href=\"https://www.openstreetmap.org/copyright\">OpenStreetMap</a> contributors"))
         Widgets.addStyleClass(attribution, "map-attribution")
         gtk_widget_set_halign(attribution, GTK_ALIGN_END)
         gtk_widget_set_valign(attribution, GTK_ALIGN_END)

@@ -5,13 +5,14 @@ import Foundation
 import GLibSwift
 import Logging
 import MapTiles
+import Translations
 
 /// Keeps the tiles the map shows on disk (`TileLayer` draws them; osm-gps-map's own tiles are off), so the app
 /// knows when the tile server cannot be reached, refreshes tiles older than a week, and puts the built-in world
 /// basemap where no tile can be had. Says "Offline — showing saved map" while fetches fail.
 @MainActor
 final class TileKeeper {
-    static let offlineText = "Offline — showing saved map"
+    static var offlineText: String { tr("Offline — showing saved map") }
     /// Retries while offline start here and double up to `longestRetry`.
     static let firstRetry: UInt32 = 2_000
     static let longestRetry: UInt32 = 60_000

@@ -1,4 +1,5 @@
 import Foundation
+import Translations
 
 /// Where map tiles come from and where they are cached. OpenStreetMap unless an environment
 /// variable (`VIRTUAL_TOURIST_TILE_URL`, `ON_THE_MAP_TILE_URL`) names another server.
@@ -20,9 +21,13 @@ public struct TileSource: Equatable, Sendable {
         public func description(variable: String) -> String {
             switch self {
             case .notHTTP(let value):
-                return "\(variable)=\(value) is not an http:// or https:// address; using OpenStreetMap instead."
+                // Translators: %1$@=%2$@ is an environment variable and its value.
+                return String(format: tr("%1$@=%2$@ is not an http:// or https:// address; using OpenStreetMap instead."),
+                              locale: Translations.formattingLocale, variable, value)
             case .missingTokens(let value):
-                return "\(variable)=\(value) must contain #X, #Y and #Z (or #Q); using OpenStreetMap instead."
+                // Translators: %1$@=%2$@ is an environment variable and its value; #X, #Y, #Z and #Q stay as they are.
+                return String(format: tr("%1$@=%2$@ must contain #X, #Y and #Z (or #Q); using OpenStreetMap instead."),
+                              locale: Translations.formattingLocale, variable, value)
             }
         }
 

@@ -1,5 +1,6 @@
 import CGeonames
 import Foundation
+import Translations
 
 /// Names a point after its city with no network, through a k-d tree on the unit sphere (chord distance orders
 /// as great-circle distance does, with no pole or date-line cases). Look up off the main thread: the first builds it.
@@ -38,13 +39,26 @@ public final class NearestCities: Sendable {
     }
 
     /// What a pin at this point is called offline: the city itself within `nearby` kilometres
-    /// ("Paris, Île-de-France, France"), else the distance from it ("120 km from Reykjavík, Iceland"), since
-    /// the sea and the wilds have no city of their own. Nil only when there are no cities at all.
+    /// ("Paris, Île-de-France, France"), else the distance from it ("120 km from Reykjavík, Iceland", in miles
+    /// where the locale measures in miles), since the sea and the wilds have no city of their own. Nil only when
+    /// there are no cities at all.
     public func name(latitude: Double, longitude: Double, nearby: Double = 25) -> String? {
         guard let (city, kilometres) = nearest(latitude: latitude, longitude: longitude) else { return nil }
         if kilometres <= nearby { return city.name }
-        let rounded = kilometres < 100 ? Int(kilometres.rounded()) : Int((kilometres / 10).rounded()) * 10
-        return "\(rounded.formatted()) km from \(city.name)"
+        let locale = Translations.formattingLocale
+        if Translations.usesMiles {
+            let distance = Self.roundedDistance(kilometres / 1.609344).formatted(.number.locale(locale))
+            // Translators: %1$@ is a distance in miles, e.g. "75", %2$@ a city, e.g. "Reykjavík, Iceland".
+            return String(format: tr("%1$@ mi from %2$@"), locale: locale, distance, city.name)
+        }
+        let distance = Self.roundedDistance(kilometres).formatted(.number.locale(locale))
+        // Translators: %1$@ is a distance in kilometres, e.g. "120", %2$@ a city, e.g. "Reykjavík, Iceland".
+        return String(format: tr("%1$@ km from %2$@"), locale: locale, distance, city.name)
+    }
+
+    /// Whole units below 100, tens above: the distance is from the city's centre, so more would be noise.
+    static func roundedDistance(_ distance: Double) -> Int {
+        distance < 100 ? Int(distance.rounded()) : Int((distance / 10).rounded()) * 10
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Translations
 import WebAccess
 
 /// A GET to Nominatim: its address and headers.
@@ -51,8 +52,10 @@ public final class NominatimGeocoder: Sendable {
         if let url = URL(string: value), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil {
             return (url, nil)
         }
-        return (defaultEndpoint, "\(variable)=\(value) is not an http(s) address; "
-                    + "using \(defaultEndpoint.absoluteString).")
+        // Translators: %1$@=%2$@ is an environment variable and its value, %3$@ the address used instead.
+        return (defaultEndpoint, String(format: tr("%1$@=%2$@ is not an http(s) address; using %3$@."),
+                                        locale: Translations.formattingLocale, variable, value,
+                                        defaultEndpoint.absoluteString))
     }
 
     /// Up to `limit` places for `query`, best first; empty when Nominatim knows none.
@@ -83,7 +86,7 @@ public final class NominatimGeocoder: Sendable {
     /// France" rather than the street address. Nil when Nominatim has nothing there (open sea).
     /// Throws like `search`, with the coordinates as the query.
     public func reverse(latitude: Double, longitude: Double) async throws -> Place? {
-        let label = String(format: "%.5f, %.5f", latitude, longitude)
+        let label = Place.coordinatesText(latitude: latitude, longitude: longitude, decimals: 5)
         await limiter.wait()
         try Task.checkCancellation()
         let data = try await send(reverseRequest(latitude: latitude, longitude: longitude), query: label)
@@ -93,7 +96,7 @@ public final class NominatimGeocoder: Sendable {
         guard let result = try? JSONDecoder().decode(NominatimResult.self, from: data),
               let place = result.place else {
             logger.info("Nominatim answer is not its JSON", metadata: ["bytes": "\(data.count)"])
-            throw PlaceSearchError.geocoderFailed(query: label, detail: "its answer was not the expected JSON")
+            throw PlaceSearchError.geocoderFailed(query: label, detail: tr("its answer was not the expected JSON"))
         }
         return Place(name: result.travellersName ?? place.name, latitude: latitude, longitude: longitude,
                      source: .nominatim)
@@ -102,8 +105,8 @@ public final class NominatimGeocoder: Sendable {
     /// The request `reverse` sends. Zoom 14 asks for the neighbourhood, not the house.
     public func reverseRequest(latitude: Double, longitude: Double) -> GeocoderRequest {
         request(path: "reverse", items: [
-            URLQueryItem(name: "lat", value: String(format: "%.6f", latitude)),
-            URLQueryItem(name: "lon", value: String(format: "%.6f", longitude)),
+            URLQueryItem(name: "lat", value: String(format: "%.6f", locale: Locale(identifier: "en_US_POSIX"), latitude)),
+            URLQueryItem(name: "lon", value: String(format: "%.6f", locale: Locale(identifier: "en_US_POSIX"), longitude)),
             URLQueryItem(name: "zoom", value: "14"),
             URLQueryItem(name: "addressdetails", value: "1"),
             URLQueryItem(name: "format", value: "jsonv2"),
@@ -134,7 +137,10 @@ public final class NominatimGeocoder: Sendable {
             logger.info("Nominatim request failed", metadata: ["reason": "\(failure)", "host": "\(endpoint.host ?? "")"])
             throw failure.isConnectivityProblem
                 ? PlaceSearchError.geocoderUnreachable(query: query)
-                : PlaceSearchError.geocoderFailed(query: query, detail: "the connection failed: \(failure)")
+                // Translators: %@ says how, e.g. "no secure connection could be made".
+                : PlaceSearchError.geocoderFailed(query: query, detail: String(format: tr("the connection failed: %@"),
+                                                                                locale: Translations.formattingLocale,
+                                                                                failure.description))
         }
         guard response.status == 200 else {
             logger.info("Nominatim answered with an error", metadata: ["status": "\(response.status)"])
@@ -147,19 +153,24 @@ public final class NominatimGeocoder: Sendable {
         let data = try await send(request(for: query, limit: limit), query: query)
         guard let results = try? JSONDecoder().decode([NominatimResult].self, from: data) else {
             logger.info("Nominatim answer is not its JSON", metadata: ["bytes": "\(data.count)"])
-            throw PlaceSearchError.geocoderFailed(query: query, detail: "its answer was not the expected JSON")
+            throw PlaceSearchError.geocoderFailed(query: query, detail: tr("its answer was not the expected JSON"))
         }
         return Array(results.compactMap(\.place).prefix(limit))
     }
 
     static func detail(forStatus status: Int) -> String {
+        let locale = Translations.formattingLocale
         switch status {
         case 403, 429:
-            return "the server refused the request with HTTP \(status): too many searches, or it does not accept this app"
+            // Translators: %d is an HTTP status code: 403 or 429.
+            return String(format: tr("the server refused the request with HTTP %d: too many searches, or it does not accept this app"),
+                          locale: locale, status)
         case 500...599:
-            return "the server had a problem: HTTP \(status)"
+            // Translators: %d is an HTTP status code such as 503.
+            return String(format: tr("the server had a problem: HTTP %d"), locale: locale, status)
         default:
-            return "the server answered HTTP \(status)"
+            // Translators: %d is an HTTP status code such as 404.
+            return String(format: tr("the server answered HTTP %d"), locale: locale, status)
         }
     }
 
@@ -225,7 +236,7 @@ struct NominatimResult: Decodable {
             return nil
         }
         let name = displayName?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-        return Place(name: name.isEmpty ? String(format: "%.4f, %.4f", latitude, longitude) : name,
+        return Place(name: name.isEmpty ? Place.coordinatesText(latitude: latitude, longitude: longitude, decimals: 4) : name,
                      latitude: latitude, longitude: longitude, source: .nominatim)
     }
 }

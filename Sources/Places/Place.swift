@@ -1,4 +1,5 @@
 import Foundation
+import Translations
 
 /// A named point on Earth: what a search for a place finds.
 public struct Place: Sendable, Equatable {
@@ -22,6 +23,15 @@ public struct Place: Sendable, Equatable {
         self.longitude = longitude
         self.source = source
     }
+
+    /// A point as people read it where it has no name: "48.85660, 2.35220", or "48,85660; 2,35220" where the
+    /// locale writes a decimal comma (a comma between the two would then be ambiguous).
+    public static func coordinatesText(latitude: Double, longitude: Double, decimals: Int) -> String {
+        let locale = Translations.formattingLocale
+        let format = "%.\(decimals)f"
+        let separator = locale.decimalSeparator == "," ? "; " : ", "
+        return String(format: format, locale: locale, latitude) + separator + String(format: format, locale: locale, longitude)
+    }
 }
 
 /// Why a place search found nothing, with a message a person can act on.
@@ -41,16 +51,20 @@ public enum PlaceSearchError: Error, Equatable, CustomStringConvertible, Sendabl
     }
 
     public var description: String {
+        let locale = Translations.formattingLocale
         switch self {
         case .notFound(let query):
-            return "No place called “\(query)” was found. Check the spelling, or add the city or country."
+            // Translators: %@ is what the person searched for.
+            return String(format: tr("No place called “%@” was found. Check the spelling, or add the city or country."),
+                          locale: locale, query)
         case .geocoderUnreachable(let query):
-            return "The place search service can't be reached, so only cities can be found right now, "
-                + "and “\(query)” is not one. Check your internet connection and try again, "
-                + "or enter a city such as “Mountain View, California”."
+            // Translators: %@ is what the person searched for.
+            return String(format: tr("The place search service can't be reached, so only cities can be found right now, and “%@” is not one. Check your internet connection and try again, or enter a city such as “Mountain View, California”."),
+                          locale: locale, query)
         case .geocoderFailed(let query, let detail):
-            return "The place search service could not look up “\(query)” (\(detail)). "
-                + "Try again in a minute, or enter a city such as “Mountain View, California”, which works offline."
+            // Translators: %1$@ is what the person searched for, %2$@ what went wrong, e.g. "the server answered HTTP 404".
+            return String(format: tr("The place search service could not look up “%1$@” (%2$@). Try again in a minute, or enter a city such as “Mountain View, California”, which works offline."),
+                          locale: locale, query, detail)
         }
     }
 }

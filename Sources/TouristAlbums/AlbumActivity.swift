@@ -1,4 +1,5 @@
 import FlickrClient
+import Translations
 
 /// What an album is doing right now; the store says what it holds.
 public enum AlbumActivity: Equatable, Sendable {
@@ -45,17 +46,16 @@ public struct AlbumProblem: Equatable, Sendable {
     public init(_ error: FlickrError) {
         switch error {
         case .missingAPIKey:
-            self.init(kind: .missingAPIKey, title: "A Flickr API Key Is Needed",
-                      message: "Virtual Tourist finds photos through Flickr, which asks every app for a free API key. "
-                        + "Get one at https://www.flickr.com/services/apps/create/ and add it in Preferences.")
+            self.init(kind: .missingAPIKey, title: tr("A Flickr API Key Is Needed"),
+                      message: tr("Virtual Tourist finds photos through Flickr, which asks every app for a free API key. Get one at https://www.flickr.com/services/apps/create/ and add it in Preferences."))
         case .invalidAPIKey:
-            self.init(kind: .invalidAPIKey, title: "Flickr Rejected the API Key",
+            self.init(kind: .invalidAPIKey, title: tr("Flickr Rejected the API Key"),
                       message: error.userMessage)
         case .offline, .cannotConnect, .hostNotFound, .timedOut, .connectionLost, .serviceUnavailable,
              .searchUnavailable, .httpStatus, .secureConnectionFailed, .proxyFailed:
-            self.init(kind: .temporary, title: "Photos Could Not Be Loaded", message: error.userMessage)
+            self.init(kind: .temporary, title: tr("Photos Could Not Be Loaded"), message: error.userMessage)
         default:
-            self.init(kind: .other, title: "Photos Could Not Be Loaded", message: error.userMessage)
+            self.init(kind: .other, title: tr("Photos Could Not Be Loaded"), message: error.userMessage)
         }
     }
 }

@@ -1,6 +1,7 @@
 import FlickrClient
 import Foundation
 import TouristStore
+import Translations
 
 /// What one run does: search, replace the album, download and adopt photos. After every await a
 /// run checks that it is still current (`isCurrent`): a cancelled or superseded run returns
@@ -83,7 +84,7 @@ extension AlbumService {
         } catch StoreError.pinNotFound {
             return // deleted while we searched
         } catch {
-            setActivity(.failed(AlbumProblem(kind: .other, title: "Photos Could Not Be Saved",
+            setActivity(.failed(AlbumProblem(kind: .other, title: tr("Photos Could Not Be Saved"),
                                              message: error.localizedDescription)), pinID, token: token)
             return
         }
@@ -104,7 +105,7 @@ extension AlbumService {
             guard let found, isCurrent(token, pinID) else { return nil }
             return (found, album, seen)
         } catch {
-            setActivity(.failed(AlbumProblem(kind: .other, title: "Photos Could Not Be Loaded",
+            setActivity(.failed(AlbumProblem(kind: .other, title: tr("Photos Could Not Be Loaded"),
                                              message: error.localizedDescription)), pinID, token: token)
             return nil
         }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Translations
 
 #if canImport(Glibc)
 import Glibc
@@ -35,29 +36,43 @@ public enum StoreError: Error, LocalizedError, Equatable, Sendable {
     case other(reason: String)
 
     public var errorDescription: String? {
+        let locale = Translations.formattingLocale
         switch self {
         case .diskFull(let folder):
-            "Virtual Tourist could not save to \(folder.path): the disk is full. Free some space and try again."
+            // Translators: %@ is a folder, e.g. "/home/ana/.local/share/virtual-tourist".
+            return String(format: tr("Virtual Tourist could not save to %@: the disk is full. Free some space and try again."),
+                          locale: locale, folder.path)
         case .notWritable(let folder):
-            "Virtual Tourist is not allowed to write to \(folder.path). Check that the folder and its files belong to you and that the disk is not read-only, then try again."
+            // Translators: %@ is a folder, e.g. "/home/ana/.local/share/virtual-tourist".
+            return String(format: tr("Virtual Tourist is not allowed to write to %@. Check that the folder and its files belong to you and that the disk is not read-only, then try again."),
+                          locale: locale, folder.path)
         case .corrupt(let url):
-            "Virtual Tourist's database at \(url.path) is damaged. Quit Virtual Tourist, move that file somewhere else (your pins and albums start empty), and open Virtual Tourist again."
+            // Translators: %@ is the database file, e.g. "/home/ana/.local/share/virtual-tourist/VirtualTourist.sqlite".
+            return String(format: tr("Virtual Tourist's database at %@ is damaged. Quit Virtual Tourist, move that file somewhere else (your pins and albums start empty), and open Virtual Tourist again."),
+                          locale: locale, url.path)
         case .cannotOpen(let url):
-            "Virtual Tourist could not open its database at \(url.path). Check that the folder exists and that you may write to it, then try again."
+            // Translators: %@ is the database file, e.g. "/home/ana/.local/share/virtual-tourist/VirtualTourist.sqlite".
+            return String(format: tr("Virtual Tourist could not open its database at %@. Check that the folder exists and that you may write to it, then try again."),
+                          locale: locale, url.path)
         case .busy(let url):
-            "Virtual Tourist's database at \(url.path) is in use by another program. Close other copies of Virtual Tourist and try again."
+            // Translators: %@ is the database file, e.g. "/home/ana/.local/share/virtual-tourist/VirtualTourist.sqlite".
+            return String(format: tr("Virtual Tourist's database at %@ is in use by another program. Close other copies of Virtual Tourist and try again."),
+                          locale: locale, url.path)
         case .pinNotFound:
-            "This pin no longer exists. It may have been deleted in the meantime."
+            return tr("This pin no longer exists. It may have been deleted in the meantime.")
         case .pinMoved:
-            "This pin was moved in the meantime; its album follows it to the new place."
+            return tr("This pin was moved in the meantime; its album follows it to the new place.")
         case .photoNotFound:
-            "This photo no longer exists. It may have been removed from the album in the meantime."
+            return tr("This photo no longer exists. It may have been removed from the album in the meantime.")
         case .duplicatePhoto:
-            "This photo is already in the pin's album."
+            return tr("This photo is already in the pin's album.")
         case .invalidPhotoPath(let path):
-            "Virtual Tourist refused to use the photo file “\(path)” because it is not inside its photos folder."
+            // Translators: %@ is a file's path.
+            return String(format: tr("Virtual Tourist refused to use the photo file “%@” because it is not inside its photos folder."),
+                          locale: locale, path)
         case .other(let reason):
-            "Virtual Tourist could not read or save its data: \(reason)"
+            // Translators: %@ is the underlying error, often in English from the database library.
+            return String(format: tr("Virtual Tourist could not read or save its data: %@"), locale: locale, reason)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Translations
 
 /// The proxies every request of the apps goes through (photos, searches, map tiles, place names), read from
 /// the environment as curl reads it, so the apps take the way out people already set up for their tools:
@@ -115,21 +116,23 @@ public struct ProxySettings: Sendable, Hashable {
     static func parse(_ text: String) -> Result<Proxy, ParseProblem> {
         let address = text.contains("://") ? text : "http://" + text
         guard let components = URLComponents(string: address), let host = components.host, !host.isEmpty else {
-            return .failure(ParseProblem(reason: "not a proxy address"))
+            return .failure(ParseProblem(reason: tr("not a proxy address")))
         }
         let kind: Proxy.Kind
         switch components.scheme?.lowercased() {
         case "http": kind = .http
         case "socks5", "socks5h": kind = .socks5
         case let scheme?:
-            return .failure(ParseProblem(reason: "\(scheme):// proxies are not supported (use http:// or socks5://)"))
+            // Translators: %@ is a web address scheme such as "ftp"; http:// and socks5:// stay as they are.
+            return .failure(ParseProblem(reason: String(format: tr("%@:// proxies are not supported (use http:// or socks5://)"),
+                                                        locale: Translations.formattingLocale, scheme)))
         case nil:
-            return .failure(ParseProblem(reason: "not a proxy address"))
+            return .failure(ParseProblem(reason: tr("not a proxy address")))
         }
         let port = components.port ?? 1080
-        guard (1...65535).contains(port) else { return .failure(ParseProblem(reason: "the port is out of range")) }
+        guard (1...65535).contains(port) else { return .failure(ParseProblem(reason: tr("the port is out of range"))) }
         if kind == .socks5 && components.user != nil {
-            return .failure(ParseProblem(reason: "SOCKS proxies with a password are not supported"))
+            return .failure(ParseProblem(reason: tr("SOCKS proxies with a password are not supported")))
         }
         let unbracketed = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         return .success(Proxy(kind: kind, host: unbracketed, port: port,

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOPosix
 import NIOSSL
+import Translations
 
 /// Why a request failed, in the terms a person can act on, from what AsyncHTTPClient, SwiftNIO or NIOSSL threw.
 public enum WebFailure: Error, Equatable, Sendable {
@@ -92,18 +93,22 @@ public enum WebFailure: Error, Equatable, Sendable {
 }
 
 extension WebFailure: CustomStringConvertible {
+    /// Said inside other messages ("the connection failed: …"), so it starts in lower case.
     public var description: String {
         switch self {
-        case .cancelled: return "cancelled"
-        case .timedOut: return "timed out"
-        case .hostNotFound: return "no such host name"
-        case .cannotConnect: return "the server could not be reached"
-        case .offline: return "no network"
-        case .secureConnectionFailed: return "no secure connection could be made"
-        case .tooLarge: return "the answer was too large"
-        case .invalidAddress: return "not a usable address"
-        case .proxyFailed(let proxy): return "the proxy \(proxy) could not be used"
-        case .connectionLost: return "the connection failed"
+        // Translators: how a request failed, shown after "the connection failed: " (hence lower case); so are those below.
+        case .cancelled: return tr("cancelled")
+        case .timedOut: return tr("timed out")
+        case .hostNotFound: return tr("no such host name")
+        case .cannotConnect: return tr("the server could not be reached")
+        case .offline: return tr("no network")
+        case .secureConnectionFailed: return tr("no secure connection could be made")
+        case .tooLarge: return tr("the answer was too large")
+        case .invalidAddress: return tr("not a usable address")
+        case .proxyFailed(let proxy):
+            // Translators: %@ is a proxy's address, e.g. "proxy.example.org:3128".
+            return String(format: tr("the proxy %@ could not be used"), locale: Translations.formattingLocale, "\(proxy)")
+        case .connectionLost: return tr("the connection failed")
         }
     }
 }
