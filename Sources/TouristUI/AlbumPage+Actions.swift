@@ -1,5 +1,6 @@
 // What the album page does when asked: New Collection, a photo clicked (retried or removed), deletions made final.
 import TouristStore
+import Translations
 
 extension AlbumPage {
     func newCollection() {
@@ -28,7 +29,7 @@ extension AlbumPage {
     private func canDelete() -> Bool {
         guard let pinID else { return false }
         guard albums.isComplete(contents, pinID: pinID) else {
-            notification.show("Photos can be removed once the album has finished downloading.", seconds: 4)
+            notification.show(tr("Photos can be removed once the album has finished downloading."), seconds: 4)
             return false
         }
         return true

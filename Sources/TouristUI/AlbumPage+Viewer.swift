@@ -2,13 +2,14 @@
 import CGtk
 import GLibSwift
 import TouristStore
+import Translations
 
 extension AlbumPage {
     /// Opens the viewer on `photo`, going through the album's downloaded photos.
     func view(_ photo: Photo) {
         let downloaded = contents.photos.filter { $0.filePath != nil }
         guard let index = downloaded.firstIndex(where: { $0.id == photo.id }) else {
-            notification.show("This photo has not been downloaded yet.", seconds: 4)
+            notification.show(tr("This photo has not been downloaded yet."), seconds: 4)
             return
         }
         viewer.map { gtk_widget_destroy($0.window) }

@@ -4,6 +4,7 @@ import GLibSwift
 import Logging
 import TouristAlbums
 import TouristStore
+import Translations
 
 /// The photo album of one pin: a grid of photos that fills in as they download, with the empty
 /// and error states, New Collection, click-to-delete with undo, attribution per photo, and the
@@ -83,18 +84,18 @@ final class AlbumPage {
 
         gtk_stack_add_named(content.cast(), grid.root, "photos")
 
-        noImages = StatusPage(icon: "image-missing-symbolic", title: "No Images",
-                              description: "Nobody has shared photos taken near this place on Flickr yet. Try a pin nearby.")
+        noImages = StatusPage(icon: "image-missing-symbolic", title: tr("No Images"),
+                              description: tr("Nobody has shared photos taken near this place on Flickr yet. Try a pin nearby."))
         gtk_stack_add_named(content.cast(), noImages.root, "no-images")
-        searching = StatusPage(icon: "folder-pictures-symbolic", title: "Looking for Photos…",
-                               description: "Asking Flickr for photos taken near this place.")
+        searching = StatusPage(icon: "folder-pictures-symbolic", title: tr("Looking for Photos…"),
+                               description: tr("Asking Flickr for photos taken near this place."))
         gtk_stack_add_named(content.cast(), searching.root, "searching")
         problem = StatusPage(icon: "dialog-warning-symbolic", title: "", description: "")
         let buttons = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)!
         gtk_widget_set_halign(buttons, GTK_ALIGN_CENTER)
-        retryButton = gtk_button_new_with_mnemonic("_Try Again")
+        retryButton = gtk_button_new_with_mnemonic(tr("_Try Again"))
         Widgets.addStyleClass(retryButton, "suggested-action")
-        preferencesButton = gtk_button_new_with_mnemonic("_Preferences")
+        preferencesButton = gtk_button_new_with_mnemonic(tr("_Preferences"))
         gtk_container_add(buttons.container, retryButton)
         gtk_container_add(buttons.container, preferencesButton)
         gtk_container_add(problem.root.container, buttons)
@@ -105,8 +106,8 @@ final class AlbumPage {
         statusLabel = gtk_label_new(nil)
         Widgets.addStyleClass(statusLabel, "dim-label")
         gtk_action_bar_pack_start(actionBar.cast(), statusLabel)
-        newCollectionButton = gtk_button_new_with_mnemonic("_New Collection")
-        Widgets.setAccessibleName(newCollectionButton, "New Collection")
+        newCollectionButton = gtk_button_new_with_mnemonic(tr("_New Collection"))
+        Widgets.setAccessibleName(newCollectionButton, tr("New Collection"))
         gtk_action_bar_set_center_widget(actionBar.cast(), newCollectionButton)
         gtk_container_add(root.container, actionBar)
         gtk_widget_show_all(root)
@@ -243,7 +244,8 @@ final class AlbumPage {
 
     /// The photo grid tells screen readers whose photos these are ("Photos of Montmartre, Paris, France").
     func setPlaceName(_ name: String) {
-        Widgets.setAccessibleName(grid.flowBox, "Photos of \(name)")
+        // Translators: the album's name for screen readers; %@ is a place name, e.g. "Montmartre, Paris, France".
+        Widgets.setAccessibleName(grid.flowBox, String(format: tr("Photos of %@"), locale: Translations.formattingLocale, name))
     }
 
     func retryAfterKeyChange() {
@@ -279,7 +281,7 @@ final class AlbumPage {
                                    photoProblem: photoProblem)
         switch state {
         case .noImages(let description):
-            noImages.update(title: "No Images", description: description)
+            noImages.update(title: tr("No Images"), description: description)
         case .problem(let icon, let title, let description, let offersRetry):
             problem.update(icon: icon, title: title, description: description)
             emphasise(retry: offersRetry)
@@ -300,7 +302,7 @@ final class AlbumPage {
         let canRefresh = complete && albums.hasOtherCollections(contents)
         gtk_widget_set_sensitive(newCollectionButton, canRefresh.gboolean)
         gtk_widget_set_tooltip_text(newCollectionButton, complete && !canRefresh
-            ? "This place has no other photos" : "Replace these photos with others taken nearby")
+            ? tr("This place has no other photos") : tr("Replace these photos with others taken nearby"))
         gtk_label_set_text(statusLabel.cast(), activity.statusText(photoCount: contents.photos.count, failed: failed.count))
         // Why the latest photo failed, where the failures are counted.
         gtk_widget_set_tooltip_text(statusLabel, activity.isBusy ? nil : photoProblem)
@@ -325,7 +327,8 @@ final class AlbumPage {
         let activity = albums.activity(ofPin: pinID)
         defer { shownActivity = activity }
         guard case .shown = phase, activity != shownActivity, case .failed(let trouble) = activity, contents.album != nil else { return }
-        notification.show("\(trouble.title). \(trouble.message)")
+        // Translators: a failed search's title, then what to do, e.g. "Flickr is unreachable. Check your connection."
+        notification.show(String(format: tr("%1$@. %2$@"), locale: Translations.formattingLocale, trouble.title, trouble.message))
     }
 
     private func photoShown(from source: AlbumPicture.Origin) {

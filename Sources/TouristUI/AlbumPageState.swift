@@ -1,5 +1,6 @@
 import TouristAlbums
 import TouristStore
+import Translations
 
 /// What the album page shows: its photos, or in their place a search under way, "No Images", or a problem with its
 /// way out. Decided from the album's rows and what its album service is doing, with no GTK (`AlbumPage.render`).
@@ -25,13 +26,13 @@ enum AlbumPageState: Equatable {
             if activity.isBusy {
                 self = .searching
             } else if contents.album?.isEmpty == true {
-                self = .noImages(description: "Nobody has shared photos taken near this place on Flickr yet. Try a pin nearby.")
+                self = .noImages(description: tr("Nobody has shared photos taken near this place on Flickr yet. Try a pin nearby."))
             } else {
-                self = .noImages(description: "You removed every photo of this album. New Collection brings others taken nearby.")
+                self = .noImages(description: tr("You removed every photo of this album. New Collection brings others taken nearby."))
             }
         } else if !activity.isBusy, failedCount == contents.photos.count, let photoProblem {
             // Not one photo came: the reason (a certificate, the network) is the same for all of them.
-            self = .problem(icon: "network-error-symbolic", title: "No Photos Could Be Downloaded",
+            self = .problem(icon: "network-error-symbolic", title: tr("No Photos Could Be Downloaded"),
                             description: photoProblem, offersRetry: true)
         } else {
             self = .photos
@@ -52,13 +53,22 @@ enum AlbumPageState: Equatable {
 extension AlbumActivity {
     /// The album page's status line: what is under way, else how many photos the album has and how many failed.
     func statusText(photoCount: Int, failed: Int) -> String {
+        let locale = Translations.formattingLocale
         switch self {
-        case .searching: return "Looking for photos…"
-        case .downloading(let finished, let total): return "Downloading \(finished) of \(total)…"
+        case .searching: return tr("Looking for photos…")
+        case .downloading(let finished, let total):
+            // Translators: the album's progress, e.g. "Downloading 3 of 30…" (photos).
+            return String(format: tr("Downloading %1$@ of %2$@…"), locale: locale,
+                          finished.formatted(.number.locale(locale)), total.formatted(.number.locale(locale)))
         case .idle, .failed:
             guard photoCount > 0 else { return "" }
-            let photos = photoCount == 1 ? "1 photo" : "\(photoCount) photos"
-            return failed > 0 ? "\(photos), \(failed) could not be downloaded" : photos
+            let count = photoCount.formatted(.number.locale(locale))
+            guard failed > 0 else { return String(format: trn("%@ photo", "%@ photos", photoCount), locale: locale, count) }
+            // Translators: %1$@ is the album's number of photos (the plural follows it), %2$@ how many of them
+            // could not be downloaded, e.g. "30 photos, 2 could not be downloaded".
+            return String(format: trn("%1$@ photo, %2$@ could not be downloaded", "%1$@ photos, %2$@ could not be downloaded",
+                                      photoCount),
+                          locale: locale, count, failed.formatted(.number.locale(locale)))
         }
     }
 }

@@ -1,5 +1,6 @@
 import CGtk
 import GLibSwift
+import Translations
 
 /// A GNOME-style in-app notification that slides down over the content, with an optional action
 /// (e.g. "Undo") and a close button, and hides itself after a few seconds.
@@ -28,8 +29,8 @@ final class InAppNotification {
         gtk_label_set_max_width_chars(label.cast(), 60)
         gtk_label_set_xalign(label.cast(), 0)
         actionButton = gtk_button_new_with_label("")
-        let closeButton = Widgets.iconButton(icon: "window-close-symbolic", accessibleName: "Close Notification",
-                                             tooltip: "Close")
+        let closeButton = Widgets.iconButton(icon: "window-close-symbolic", accessibleName: tr("Close Notification"),
+                                             tooltip: tr("Close"))
         gtk_button_set_relief(closeButton.cast(), GTK_RELIEF_NONE)
         gtk_box_pack_start(box.cast(), label, 1, 1, 0)
         gtk_box_pack_start(box.cast(), actionButton, 0, 0, 0)
@@ -77,7 +78,7 @@ final class InAppNotification {
     /// Ctrl+Z: takes the shown notification's action if it is an undo; false if there is none.
     @discardableResult
     func undo() -> Bool {
-        guard isShown, action != nil, gtk_button_get_label(actionButton.cast()).map({ String(cString: $0) }) == "Undo"
+        guard isShown, action != nil, gtk_button_get_label(actionButton.cast()).map({ String(cString: $0) }) == tr("Undo")
         else { return false }
         gtk_button_clicked(actionButton.cast())
         return true

@@ -7,6 +7,7 @@ import MapView
 import Places
 import TouristPlaces
 import TouristStore
+import Translations
 
 /// The application window: a header bar over a stack of pages (the map now, the album to come).
 @MainActor
@@ -102,8 +103,8 @@ final class MainWindow {
                 self.search = search
             }
         } else {
-            let failure = StatusPage(icon: "dialog-error-symbolic", title: "Your Places Could Not Be Opened",
-                                     description: context.startupError ?? "Unknown error.")
+            let failure = StatusPage(icon: "dialog-error-symbolic", title: tr("Your Places Could Not Be Opened"),
+                                     description: context.startupError ?? tr("Unknown error."))
             gtk_stack_add_named(stack.cast(), failure.root, "error")
         }
 
@@ -173,7 +174,7 @@ final class MainWindow {
         guard let mark = openMark, let albumPage else { return }
         let coordinates = CoordinateFormat.string(latitude: mark.latitude, longitude: mark.longitude)
         let name = pins?.name(of: mark.key)
-        header.setAlbumTitle(name ?? coordinates, subtitle: name == nil ? "Photo Album" : coordinates)
+        header.setAlbumTitle(name ?? coordinates, subtitle: name == nil ? tr("Photo Album") : coordinates)
         albumPage.setPlaceName(name ?? coordinates)
     }
 
@@ -213,7 +214,7 @@ final class MainWindow {
         mapPage.show(MapViewport(latitude: place.latitude, longitude: place.longitude,
                                  zoom: place.source == .offlineCities ? 11 : 15))
         gtk_widget_grab_focus(mapPage.map.widget)
-        notification.show(place.name, actionLabel: "Drop Pin Here", seconds: 12) { [weak self] in
+        notification.show(place.name, actionLabel: tr("Drop Pin Here"), seconds: 12) { [weak self] in
             self?.pins?.dropPin(latitude: place.latitude, longitude: place.longitude)
         }
     }
@@ -250,7 +251,9 @@ final class MainWindow {
         }
         mapPage.onZoomLimitsChanged?(mapPage.canZoomIn, mapPage.canZoomOut)
         viewportKeeper.onSaveError = { [weak self] message in
-            self?.notification.show("Could not save the map position. \(message)")
+            // Translators: %@ says why, e.g. "The disk is full."
+            self?.notification.show(String(format: tr("Could not save the map position. %@"),
+                                           locale: Translations.formattingLocale, message))
         }
     }
 
@@ -316,16 +319,16 @@ final class MainWindow {
 
     private static func makeMenuButton() -> UnsafeMutablePointer<GtkWidget> {
         let menu = g_menu_new()!
-        g_menu_append(menu, "_Preferences", "app.preferences")
-        g_menu_append(menu, "_Keyboard Shortcuts", "win.show-help-overlay")
-        g_menu_append(menu, "_About Virtual Tourist", "app.about")
+        g_menu_append(menu, tr("_Preferences"), "app.preferences")
+        g_menu_append(menu, tr("_Keyboard Shortcuts"), "win.show-help-overlay")
+        g_menu_append(menu, tr("_About Virtual Tourist"), "app.about")
         let button = gtk_menu_button_new()!
         gtk_menu_button_set_menu_model(button.cast(), UnsafeMutablePointer<GMenuModel>(menu))
         g_object_unref(UnsafeMutableRawPointer(menu))
         let image = gtk_image_new_from_icon_name("open-menu-symbolic", GTK_ICON_SIZE_BUTTON)
         gtk_button_set_image(button.cast(), image)
-        gtk_widget_set_tooltip_text(button, "Main Menu")
-        Widgets.setAccessibleName(button, "Main Menu")
+        gtk_widget_set_tooltip_text(button, tr("Main Menu"))
+        Widgets.setAccessibleName(button, tr("Main Menu"))
         return button
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import TouristStore
+import Translations
 
 /// Photos removed from the open album and still undoable: the row goes at once (off the main
 /// thread), the file only when the note's Undo is no longer offered.
@@ -23,13 +24,15 @@ final class PhotoDeletions {
             switch result {
             case .success(let deletion?):
                 self.pending[photoID] = deletion
-                self.notification.show("Photo removed", actionLabel: "Undo", seconds: 6,
+                self.notification.show(tr("Photo removed"), actionLabel: tr("Undo"), seconds: 6,
                                        action: { [weak self] in self?.undo(photoID) },
                                        onDismiss: { [weak self] in self?.finish(photoID) })
             case .success(nil):
                 break
             case .failure(let error):
-                self.notification.show("The photo could not be removed. \(error.localizedDescription)")
+                // Translators: %@ says why, e.g. "The disk is full."
+                self.notification.show(String(format: tr("The photo could not be removed. %@"),
+                                              locale: Translations.formattingLocale, error.localizedDescription))
             }
         }
     }
@@ -40,7 +43,9 @@ final class PhotoDeletions {
         Task.detached { [weak self] in
             do { try store.undoPhotoDeletion(deletion) } catch {
                 let message = error.localizedDescription
-                await MainActor.run { self?.notification.show("The photo could not be restored. \(message)") }
+                // Translators: %@ says why, e.g. "The disk is full."
+                let text = String(format: tr("The photo could not be restored. %@"), locale: Translations.formattingLocale, message)
+                await MainActor.run { self?.notification.show(text) }
             }
         }
     }

@@ -3,6 +3,7 @@ import Foundation
 import GLibSwift
 import TouristAlbums
 import TouristStore
+import Translations
 
 /// The album's grid of photo tiles, kept in line with the album, and its ways in: a click (the
 /// product's promise: click a photo to remove it), and the keyboard — arrows move, Enter or Space
@@ -48,7 +49,7 @@ final class PhotoGrid {
         gtk_flow_box_set_column_spacing(flowBox.cast(), 6)
         gtk_widget_set_valign(flowBox, GTK_ALIGN_START)
         Widgets.setMargins(flowBox, 12)
-        Widgets.setAccessibleName(flowBox, "Photos")
+        Widgets.setAccessibleName(flowBox, tr("Photos"))
         root = gtk_scrolled_window_new(nil, nil)
         gtk_scrolled_window_set_policy(root.cast(), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
         gtk_container_add(root.container, flowBox)

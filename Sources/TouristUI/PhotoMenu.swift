@@ -2,6 +2,7 @@ import CGtk
 import Foundation
 import GLibSwift
 import TouristStore
+import Translations
 
 /// The menu of a photo (secondary click, the Menu key or Shift+F10): view it larger, who took it,
 /// and a link to its page on Flickr.
@@ -25,7 +26,11 @@ final class PhotoMenu {
         let menu = self.menu ?? makeMenu(attachedTo: widget)
         guard menu.lifetime.isAlive else { return }
         self.photo = photo
-        gtk_menu_item_set_label(menu.ownerItem.cast(), "Photo by \(photo.ownerName ?? photo.ownerId ?? "unknown")")
+        let owner = photo.ownerName ?? photo.ownerId
+        gtk_menu_item_set_label(menu.ownerItem.cast(), owner.map {
+            // Translators: in a photo's menu; %@ is the photographer's Flickr name.
+            String(format: tr("Photo by %@"), locale: Translations.formattingLocale, $0)
+        } ?? tr("Photo by unknown"))
         if let event {
             gtk_menu_popup_at_pointer(menu.root.cast(), event)
         } else {
@@ -36,10 +41,10 @@ final class PhotoMenu {
 
     private func makeMenu(attachedTo widget: UnsafeMutablePointer<GtkWidget>) -> Menu {
         let root = gtk_menu_new()!
-        let view = gtk_menu_item_new_with_mnemonic("_View Larger")!
+        let view = gtk_menu_item_new_with_mnemonic(tr("_View Larger"))!
         let ownerItem = gtk_menu_item_new_with_label("")!
         gtk_widget_set_sensitive(ownerItem, 0)
-        let open = gtk_menu_item_new_with_mnemonic("_Open on Flickr")!
+        let open = gtk_menu_item_new_with_mnemonic(tr("_Open on Flickr"))!
         gtk_menu_shell_append(root.cast(), view)
         gtk_menu_shell_append(root.cast(), gtk_separator_menu_item_new())
         gtk_menu_shell_append(root.cast(), ownerItem)

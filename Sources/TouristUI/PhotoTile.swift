@@ -2,6 +2,7 @@ import CGtk
 import Foundation
 import GLibSwift
 import TouristStore
+import Translations
 
 /// One square in the album grid: a placeholder until its photo arrives, then the photo; an error
 /// tile (click to retry) if its download failed.
@@ -57,7 +58,7 @@ final class PhotoTile {
             gtk_widget_set_valign(failedBox, GTK_ALIGN_CENTER)
             gtk_widget_set_size_request(failedBox, Self.side, Self.side)
             let failedIcon = gtk_image_new_from_icon_name("image-missing-symbolic", GTK_ICON_SIZE_DND)!
-            let failedLabel = gtk_label_new("Click to retry")!
+            let failedLabel = gtk_label_new(tr("Click to retry"))!
             Widgets.addStyleClass(failedLabel, "dim-label")
             gtk_container_add(failedBox.container, failedIcon)
             gtk_container_add(failedBox.container, failedLabel)
@@ -153,15 +154,30 @@ final class PhotoTile {
 
     /// `failed`: its download failed, or its file does not decode; either way a click retries it.
     private func accessibleName(failed: Bool) -> String {
-        let title = (photo.title?.isEmpty == false) ? photo.title! : "Untitled photo"
-        if failed { return "\(title): download failed" }
-        if photo.filePath != nil { return "\(title), by \(photo.ownerName ?? "unknown")" }
-        return "Photo loading"
+        let title = (photo.title?.isEmpty == false) ? photo.title! : tr("Untitled photo")
+        let locale = Translations.formattingLocale
+        // Translators: a tile's name for screen readers; %@ is the photo's title.
+        if failed { return String(format: tr("%@: download failed"), locale: locale, title) }
+        guard photo.filePath != nil else { return tr("Photo loading") }
+        guard let owner = photo.ownerName else {
+            // Translators: a tile's name for screen readers; %@ is the photo's title.
+            return String(format: tr("%@, by unknown"), locale: locale, title)
+        }
+        // Translators: a tile's name for screen readers; %1$@ is the photo's title, %2$@ its photographer.
+        return String(format: tr("%1$@, by %2$@"), locale: locale, title, owner)
     }
 
     private func tooltip(failed: Bool) -> String {
-        if failed { return "This photo could not be downloaded. Click to try again." }
-        let title = (photo.title?.isEmpty == false) ? photo.title! : "Untitled"
-        return "\(title)\nby \(photo.ownerName ?? "unknown") on Flickr\nClick to remove it from the album; Enter or right-click to view it larger"
+        if failed { return tr("This photo could not be downloaded. Click to try again.") }
+        let title = (photo.title?.isEmpty == false) ? photo.title! : tr("Untitled")
+        let locale = Translations.formattingLocale
+        guard let owner = photo.ownerName else {
+            // Translators: a photo's tooltip; %@ is its title.
+            return String(format: tr("%@\nby unknown on Flickr\nClick to remove it from the album; Enter or right-click to view it larger"),
+                          locale: locale, title)
+        }
+        // Translators: a photo's tooltip; %1$@ is its title, %2$@ its photographer's Flickr name.
+        return String(format: tr("%1$@\nby %2$@ on Flickr\nClick to remove it from the album; Enter or right-click to view it larger"),
+                      locale: locale, title, owner)
     }
 }

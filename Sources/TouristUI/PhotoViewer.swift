@@ -5,6 +5,7 @@ import GLibSwift
 import Logging
 import TouristAlbums
 import TouristStore
+import Translations
 
 /// A large view of an album's photos, one at a time: the grid's file at once, then Flickr's bigger size. A window
 /// of its own over the album, so the grid's single click keeps deleting.
@@ -54,16 +55,17 @@ final class PhotoViewer {
         gtk_window_set_default_size(window.cast(), 960, 720)
         headerBar = gtk_header_bar_new()
         gtk_header_bar_set_show_close_button(headerBar.cast(), 1)
-        previousButton = Widgets.iconButton(icon: "go-previous-symbolic", accessibleName: "Previous Photo",
-                                            tooltip: "Previous Photo (←)")
-        nextButton = Widgets.iconButton(icon: "go-next-symbolic", accessibleName: "Next Photo", tooltip: "Next Photo (→)")
+        previousButton = Widgets.iconButton(icon: "go-previous-symbolic", accessibleName: tr("Previous Photo"),
+                                            tooltip: tr("Previous Photo (←)"))
+        nextButton = Widgets.iconButton(icon: "go-next-symbolic", accessibleName: tr("Next Photo"),
+                                        tooltip: tr("Next Photo (→)"))
         let arrows = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)!
         Widgets.addStyleClass(arrows, "linked")
         gtk_container_add(arrows.container, previousButton)
         gtk_container_add(arrows.container, nextButton)
         gtk_header_bar_pack_start(headerBar.cast(), arrows)
-        openButton = gtk_button_new_with_mnemonic("_Open on Flickr")
-        gtk_widget_set_tooltip_text(openButton, "See this photo on its page on Flickr")
+        openButton = gtk_button_new_with_mnemonic(tr("_Open on Flickr"))
+        gtk_widget_set_tooltip_text(openButton, tr("See this photo on its page on Flickr"))
         gtk_header_bar_pack_end(headerBar.cast(), openButton)
         gtk_window_set_titlebar(window.cast(), headerBar)
 
@@ -193,7 +195,9 @@ final class PhotoViewer {
             case .failure(.cancelled):
                 break
             case .failure(let error):
-                self.setInfo("Showing the smaller size: the bigger one could not be downloaded. \(error.userMessage)")
+                // Translators: %@ says why, e.g. "Flickr did not answer in time."
+                self.setInfo(String(format: tr("Showing the smaller size: the bigger one could not be downloaded. %@"),
+                                    locale: Translations.formattingLocale, error.userMessage))
             }
         }
     }
@@ -206,10 +210,17 @@ final class PhotoViewer {
     }
 
     private func describe(_ photo: Photo) {
-        let title = (photo.title?.isEmpty == false) ? photo.title! : "Untitled photo"
-        var byline = ["by \(photo.ownerName ?? photo.ownerId ?? "unknown")"]
+        let title = (photo.title?.isEmpty == false) ? photo.title! : tr("Untitled photo")
+        let locale = Translations.formattingLocale
+        // The subtitle's parts, each whole, shown apart: who took it, its licence, where it is in the album.
+        var byline = [(photo.ownerName ?? photo.ownerId).map {
+            // Translators: under a photo's title; %@ is its photographer's Flickr name.
+            String(format: tr("by %@"), locale: locale, $0)
+        } ?? tr("by unknown")]
         if let license = FlickrLicense.name(of: photo.license) { byline.append(license) }
-        byline.append("\(index + 1) of \(photos.count)")
+        // Translators: the photo's place among the album's, e.g. "3 of 30".
+        byline.append(String(format: tr("%1$@ of %2$@"), locale: locale,
+                             (index + 1).formatted(.number.locale(locale)), photos.count.formatted(.number.locale(locale))))
         let subtitle = byline.joined(separator: " · ")
         gtk_window_set_title(window.cast(), title)
         gtk_header_bar_set_title(headerBar.cast(), title)
@@ -230,7 +241,7 @@ final class PhotoViewer {
             gtk_spinner_stop(spinner.cast())
             gtk_widget_hide(spinner)
         }
-        Widgets.setAccessibleName(spinner, busy ? "Loading the bigger size" : "")
+        Widgets.setAccessibleName(spinner, busy ? tr("Loading the bigger size") : "")
     }
 
     /// The photo fitted into the window, centred, on the dark background the style gives.

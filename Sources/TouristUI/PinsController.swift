@@ -7,6 +7,7 @@ import Logging
 import TouristAlbums
 import TouristPlaces
 import TouristStore
+import Translations
 
 /// Keeps the map's pins in step with the store: the store is the truth the layer draws; gestures
 /// become store writes (off the main thread); deletions can be undone for a few seconds.
@@ -70,7 +71,11 @@ final class PinsController {
         map.widget.connect(.queryTooltip) { [weak self] x, y, keyboard, tooltip in
             guard let self, !keyboard else { return false }
             if let cluster = self.layer.cluster(atX: Double(x), y: Double(y)) {
-                gtk_tooltip_set_text(tooltip, "\(cluster.count.formatted()) pins — click to zoom in")
+                let count = cluster.count.formatted(.number.locale(Translations.formattingLocale))
+                // Translators: the tooltip of a cluster of pins on the map; %@ is how many, e.g. "1,234".
+                gtk_tooltip_set_text(tooltip, String(format: trn("%@ pin — click to zoom in", "%@ pins — click to zoom in",
+                                                                 cluster.count),
+                                                     locale: Translations.formattingLocale, count))
                 return true
             }
             guard let hit = self.layer.pin(atX: Double(x), y: Double(y)) else { return false }
@@ -82,7 +87,9 @@ final class PinsController {
         // arriving wake neither the layer nor its cluster index, and a moved pin does not rebuild the names.
         positions = store.observePinPositions(Self.marks, onError: { [weak self] error in
             self?.logger.error("Could not read the pins: \(error.localizedDescription)")
-            self?.notification.show("Your pins could not be read. \(error.localizedDescription)")
+            // Translators: %@ says why, e.g. "The disk is full."
+            self?.notification.show(String(format: tr("Your pins could not be read. %@"),
+                                           locale: Translations.formattingLocale, error.localizedDescription))
         }, onChange: { [weak self] marks in
             self?.show(marks)
         })
@@ -163,7 +170,8 @@ final class PinsController {
 
     // MARK: Gestures → store
 
-    static let hint = "Press and hold anywhere on the map to drop a pin."
+    /// Read after start-up (`Translations.setUp`), when the first pins arrive.
+    static let hint = tr("Press and hold anywhere on the map to drop a pin.")
 
     private func drop(latitude: Double, longitude: Double) -> PinMark {
         if notification.isShown && notification.message == Self.hint { notification.dismiss() } // learnt
@@ -185,7 +193,8 @@ final class PinsController {
                 self.tickets.removeValue(forKey: placeholder)
                 self.dropPlaces.removeValue(forKey: placeholder)
                 self.layer.forget(placeholder)
-                self.report("The pin could not be saved.", error)
+                // Translators: %@ says why, e.g. "The disk is full."
+                self.report(tr("The pin could not be saved. %@"), logged: "The pin could not be saved.", error)
             }
         }
         tickets[placeholder] = ticket
@@ -201,7 +210,8 @@ final class PinsController {
             case .success(let pin):
                 self.albums.ensureAlbum(ofNewPin: pin)
             case .failure(let error):
-                self.report("The pin could not be saved.", error)
+                // Translators: %@ says why, e.g. "The disk is full."
+                self.report(tr("The pin could not be saved. %@"), logged: "The pin could not be saved.", error)
             }
         }
     }
@@ -225,7 +235,9 @@ final class PinsController {
                 guard let self else { return }
                 // Back to where the store has it (under its stored id, if its insert finished since).
                 self.layer.forget(self.layer.resolved(mark).key)
-                self.report("The pin's new place could not be saved.", error)
+                // Translators: %@ says why, e.g. "The disk is full."
+                self.report(tr("The pin's new place could not be saved. %@"), logged: "The pin's new place could not be saved.",
+                            error)
             }
         }
     }
@@ -262,11 +274,14 @@ final class PinsController {
                 self.pendingDeletions[id] = deletion
                 let title = deletion.pin.placeName
                     ?? CoordinateFormat.string(latitude: deletion.pin.latitude, longitude: deletion.pin.longitude)
-                self.notification.show("Pin at \(title) deleted", actionLabel: "Undo", seconds: 7,
+                // Translators: %@ is the pin's place name, e.g. "Montmartre, Paris, France", or its coordinates.
+                self.notification.show(String(format: tr("Pin at %@ deleted"), locale: Translations.formattingLocale, title),
+                                       actionLabel: tr("Undo"), seconds: 7,
                                        action: { [weak self] in self?.undo(id) },
                                        onDismiss: { [weak self] in self?.finishDeletion(id) })
             case .failure(let error):
-                self.report("The pin could not be deleted.", error)
+                // Translators: %@ says why, e.g. "The disk is full."
+                self.report(tr("The pin could not be deleted. %@"), logged: "The pin could not be deleted.", error)
             }
         }
     }
@@ -274,7 +289,9 @@ final class PinsController {
     private func undo(_ id: Int64) {
         guard let deletion = pendingDeletions.removeValue(forKey: id) else { return }
         writer.perform({ store in try store.undoPinDeletion(deletion) }) { [weak self] result in
-            if case .failure(let error) = result { self?.report("The pin could not be restored.", error) }
+            guard case .failure(let error) = result else { return }
+            // Translators: %@ says why, e.g. "The disk is full."
+            self?.report(tr("The pin could not be restored. %@"), logged: "The pin could not be restored.", error)
         }
     }
 
@@ -287,9 +304,10 @@ final class PinsController {
         }
     }
 
-    private func report(_ message: String, _ error: Error) {
-        logger.error("\(message) \(error.localizedDescription)")
-        notification.show("\(message) \(error.localizedDescription)")
+    /// `message`: what the person reads, translated, with `%@` for the reason; `logged`: the log's English.
+    private func report(_ message: String, logged: String, _ error: Error) {
+        logger.error("\(logged) \(error.localizedDescription)")
+        notification.show(String(format: message, locale: Translations.formattingLocale, error.localizedDescription))
     }
 }
 
@@ -306,8 +324,8 @@ final class PinMenu {
     init(attachedTo widget: UnsafeMutablePointer<GtkWidget>) {
         menu = gtk_menu_new()
         lifetime = WidgetLifetime(menu)
-        let open = gtk_menu_item_new_with_mnemonic("_Open Album")!
-        let delete = gtk_menu_item_new_with_mnemonic("_Delete Pin")!
+        let open = gtk_menu_item_new_with_mnemonic(tr("_Open Album"))!
+        let delete = gtk_menu_item_new_with_mnemonic(tr("_Delete Pin"))!
         gtk_menu_shell_append(menu.cast(), open)
         gtk_menu_shell_append(menu.cast(), delete)
         gtk_widget_show_all(menu)

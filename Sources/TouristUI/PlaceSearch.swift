@@ -2,6 +2,7 @@ import CGtk
 import Foundation
 import GLibSwift
 import Places
+import Translations
 
 /// The header bar's place search: cities suggested as you type (offline, from libgeonames), and on Enter
 /// also Nominatim's addresses and landmarks (never per keystroke: its usage policy forbids it). Results
@@ -29,16 +30,17 @@ final class PlaceSearch {
     /// The text changed (after a pause in the typing): My Places filters by it.
     var onTextChanged: ((String) -> Void)?
 
-    static let hint = "Press Enter to search for addresses and landmarks too"
+    /// Read after start-up (`Translations.setUp`), at the first suggestions.
+    static let hint = tr("Press Enter to search for addresses and landmarks too")
 
     init(finder: PlaceFinder) {
         self.finder = finder
         entry = gtk_search_entry_new()
         lifetime = WidgetLifetime(entry)
-        gtk_entry_set_placeholder_text(entry.cast(), "Search for a place")
+        gtk_entry_set_placeholder_text(entry.cast(), tr("Search for a place"))
         gtk_entry_set_width_chars(entry.cast(), 26)
-        Widgets.setAccessibleName(entry, "Search for a place")
-        gtk_widget_set_tooltip_text(entry, "Search for a place (Ctrl+F)")
+        Widgets.setAccessibleName(entry, tr("Search for a place"))
+        gtk_widget_set_tooltip_text(entry, tr("Search for a place (Ctrl+F)"))
 
         popover = gtk_popover_new(entry)
         // Not modal: the keyboard stays in the entry while the results follow the typing.
@@ -49,7 +51,7 @@ final class PlaceSearch {
         list = gtk_list_box_new()
         gtk_list_box_set_selection_mode(list.cast(), GTK_SELECTION_SINGLE)
         gtk_list_box_set_activate_on_single_click(list.cast(), 1)
-        Widgets.setAccessibleName(list, "Places found")
+        Widgets.setAccessibleName(list, tr("Places found"))
         let statusRow = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
         spinner = gtk_spinner_new()
         status = gtk_label_new(nil)
@@ -117,15 +119,17 @@ final class PlaceSearch {
         let text = self.text
         guard !text.isEmpty else { return }
         searched = text
-        setStatus("Searching…", busy: true)
+        setStatus(tr("Searching…"), busy: true)
         gtk_popover_popup(popover.cast())
         ask(requested: true) { finder in
             guard let results = try? await finder.search(text) else { return nil } // cancelled
             switch (results.online, results.places.isEmpty) {
-            case (.answered, true), (.notAsked, true): return ([], "No places found")
-            case (.unavailable, false): return (results.places, "Online search unavailable — showing cities")
+            case (.answered, true), (.notAsked, true): return ([], tr("No places found"))
+            case (.unavailable, false): return (results.places, tr("Online search unavailable — showing cities"))
             case (.unavailable, true):
-                return ([], "Online search unavailable, and no city is called “\(text)”. Check your connection and try again.")
+                // Translators: %@ is what the person searched for.
+                return ([], String(format: tr("Online search unavailable, and no city is called “%@”. Check your connection and try again."),
+                                   locale: Translations.formattingLocale, text))
             case (.answered, false), (.notAsked, false): return (results.places, nil)
             }
         }
@@ -172,7 +176,7 @@ final class PlaceSearch {
         let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2)!
         Widgets.setMargins(box, 6)
         let title = gtk_label_new(nil)!
-        gtk_label_set_markup(title.cast(), "<b>\(Self.escaped(parts.first ?? place.name))</b>")
+        gtk_label_set_markup(title.cast(), Markup.bold(parts.first ?? place.name))
         gtk_label_set_xalign(title.cast(), 0)
         gtk_label_set_ellipsize(title.cast(), PANGO_ELLIPSIZE_END)
         gtk_box_pack_start(box.cast(), title, 0, 0, 0)
@@ -189,12 +193,6 @@ final class PlaceSearch {
         Widgets.setAccessibleName(row, place.name)
         gtk_widget_show_all(row)
         return row
-    }
-
-    private static func escaped(_ text: String) -> String {
-        guard let escaped = g_markup_escape_text(text, -1) else { return "" }
-        defer { g_free(escaped) }
-        return String(cString: escaped)
     }
 
     // MARK: Choosing

@@ -2,6 +2,7 @@ import CGtk
 import Foundation
 import GLibSwift
 import TouristStore
+import Translations
 
 /// "My Places" (F9): the pins beside the map, the keyboard's way to every pin; at most `PlaceListQuery.limit`
 /// rows, read on a database thread, so the main thread's work does not grow with the library.
@@ -47,21 +48,21 @@ final class PlacesSidebar {
         let header = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
         Widgets.setMargins(header, 6)
         let title = gtk_label_new(nil)!
-        gtk_label_set_markup(title.cast(), "<b>My Places</b>")
+        gtk_label_set_markup(title.cast(), Markup.bold(tr("My Places")))
         gtk_label_set_xalign(title.cast(), 0)
         order = gtk_combo_box_text_new()
-        gtk_combo_box_text_append(order.cast(), "newest", "Newest First")
-        gtk_combo_box_text_append(order.cast(), "name", "By Name")
+        gtk_combo_box_text_append(order.cast(), "newest", tr("Newest First"))
+        gtk_combo_box_text_append(order.cast(), "name", tr("By Name"))
         gtk_combo_box_set_active_id(order.cast(), "newest")
-        Widgets.setAccessibleName(order, "Sort Places")
+        Widgets.setAccessibleName(order, tr("Sort Places"))
         gtk_box_pack_start(header.cast(), title, 1, 1, 0)
         gtk_box_pack_end(header.cast(), order, 0, 0, 0)
 
         list = gtk_list_box_new()
         gtk_list_box_set_selection_mode(list.cast(), GTK_SELECTION_SINGLE)
         gtk_list_box_set_activate_on_single_click(list.cast(), 0)
-        Widgets.setAccessibleName(list, "My Places")
-        empty = gtk_label_new("No places yet.\nPress and hold on the map to drop a pin.")
+        Widgets.setAccessibleName(list, tr("My Places"))
+        empty = gtk_label_new(tr("No places yet.\nPress and hold on the map to drop a pin."))
         gtk_label_set_justify(empty.cast(), GTK_JUSTIFY_CENTER)
         Widgets.addStyleClass(empty, "dim-label")
         Widgets.setMargins(empty, 18)
@@ -171,7 +172,9 @@ final class PlacesSidebar {
         observation?.cancel()
         observation = store.observePlaces(query, onError: { [weak self] error in
             guard let self, self.lifetime.isAlive else { return }
-            gtk_label_set_text(self.footer.cast(), "Your places could not be read. \(error.localizedDescription)")
+            // Translators: %@ says why, e.g. "The disk is full."
+            gtk_label_set_text(self.footer.cast(), String(format: tr("Your places could not be read. %@"),
+                                                          locale: Translations.formattingLocale, error.localizedDescription))
         }, onChange: { [weak self] places in
             self?.show(places)
         })
@@ -205,18 +208,27 @@ final class PlacesSidebar {
         }
         rebuilding = false
         if wantsFocus { focusList() }
+        let locale = Translations.formattingLocale
         if !query.filter.isEmpty && page.matching == 0 {
-            gtk_label_set_text(empty.cast(), "No place is called “\(query.filter)”.")
+            // Translators: %@ is the text typed in the search, which no place's name contains.
+            gtk_label_set_text(empty.cast(), String(format: tr("No place is called “%@”."), locale: locale, query.filter))
         } else {
-            gtk_label_set_text(empty.cast(), "No places yet.\nPress and hold on the map to drop a pin.")
+            gtk_label_set_text(empty.cast(), tr("No places yet.\nPress and hold on the map to drop a pin."))
         }
         let footerText: String
         if page.matching > page.places.count {
-            footerText = "Showing \(page.places.count.formatted()) of \(page.matching.formatted()) places. Search to find the others."
+            // Translators: the list shows only the first places; %1$@ is how many it shows, %2$@ how many there are
+            // (the plural follows it), e.g. "Showing 200 of 1,234 places. Search to find the others."
+            footerText = String(format: trn("Showing %1$@ of %2$@ place. Search to find the others.",
+                                            "Showing %1$@ of %2$@ places. Search to find the others.", page.matching),
+                                locale: locale, Self.number(page.places.count), Self.number(page.matching))
         } else if !query.filter.isEmpty {
-            footerText = "\(page.matching.formatted()) of \(page.total.formatted()) places match “\(query.filter)”."
+            // Translators: %1$@ places of %2$@ (the plural follows it) have names containing %3$@, the text searched for,
+            // e.g. "3 of 1,234 places match “paris”."
+            footerText = String(format: trn("%1$@ of %2$@ place matches “%3$@”.", "%1$@ of %2$@ places match “%3$@”.", page.total),
+                                locale: locale, Self.number(page.matching), Self.number(page.total), query.filter)
         } else {
-            footerText = page.total == 1 ? "1 place" : "\(page.total.formatted()) places"
+            footerText = String(format: trn("%@ place", "%@ places", page.total), locale: locale, Self.number(page.total))
         }
         gtk_label_set_text(footer.cast(), footerText)
         if thumbnails.count > 4 * query.limit { thumbnails = [:] }
@@ -241,9 +253,13 @@ final class PlacesSidebar {
         gtk_label_set_xalign(title.cast(), 0)
         gtk_label_set_ellipsize(title.cast(), PANGO_ELLIPSIZE_END)
         Widgets.addStyleClass(title, "heading")
-        let photos = place.photoCount == 1 ? "1 photo" : "\(place.photoCount.formatted()) photos"
-        let added = place.createdAt.formatted(date: .abbreviated, time: .omitted)
-        let detail = gtk_label_new("\(photos) · added \(added)")!
+        let locale = Translations.formattingLocale
+        let photoCount = Self.number(place.photoCount)
+        let added = place.createdAt.formatted(Date.FormatStyle(date: .abbreviated, time: .omitted).locale(locale))
+        // Translators: under a place's name in My Places; %1$@ is its number of photos, %2$@ the date its pin was
+        // dropped, e.g. "30 photos · added 12 Mar 2026".
+        let detail = gtk_label_new(String(format: trn("%1$@ photo · added %2$@", "%1$@ photos · added %2$@", place.photoCount),
+                                          locale: locale, photoCount, added))!
         gtk_label_set_xalign(detail.cast(), 0)
         Widgets.addStyleClass(detail, "dim-label")
         gtk_box_pack_start(labels.cast(), title, 0, 0, 0)
@@ -253,10 +269,18 @@ final class PlacesSidebar {
         gtk_box_pack_start(box.cast(), labels, 1, 1, 0)
         let row = gtk_list_box_row_new()!
         gtk_container_add(row.container, box)
-        Widgets.setAccessibleName(row, "\(name), \(photos)")
-        gtk_widget_set_tooltip_text(row, "\(name)\nEnter opens the album, Delete deletes the pin")
+        // Translators: a row of My Places for screen readers; %1$@ is the place's name, %2$@ its number of photos.
+        Widgets.setAccessibleName(row, String(format: trn("%1$@, %2$@ photo", "%1$@, %2$@ photos", place.photoCount),
+                                              locale: locale, name, photoCount))
+        // Translators: %@ is the place's name.
+        gtk_widget_set_tooltip_text(row, String(format: tr("%@\nEnter opens the album, Delete deletes the pin"), locale: locale, name))
         gtk_widget_show_all(row)
         return row
+    }
+
+    /// A count as the user's locale writes it ("1,234"; "1.234" in German).
+    private static func number(_ count: Int) -> String {
+        count.formatted(.number.locale(Translations.formattingLocale))
     }
 
     private func place(of row: UnsafeMutableRawPointer?) -> PlaceSummary? {

@@ -8,6 +8,7 @@ import Places
 import TouristAlbums
 import TouristPlaces
 import TouristStore
+import Translations
 
 /// Everything the window needs, opened once in the primary instance.
 struct AppContext {
@@ -209,7 +210,9 @@ public final class TouristApplication {
             context.placeFinder = PlaceFinder(offline: OfflineCities(), online: geocoder, logger: logger)
         } catch {
             logger.error("Could not open \(paths.databaseURL.path): \(error.localizedDescription)")
-            context.startupError = "\(error.localizedDescription)\n\nYour places are kept in \(paths.dataFolder.path)."
+            // Translators: shown when the app cannot open its database; %1$@ says why, %2$@ is a folder's path.
+            context.startupError = String(format: tr("%1$@\n\nYour places are kept in %2$@."), locale: Translations.formattingLocale,
+                                          error.localizedDescription, paths.dataFolder.path)
         }
         return context
     }

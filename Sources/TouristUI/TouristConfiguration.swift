@@ -2,6 +2,7 @@ import FlickrClient
 import Foundation
 import MapView
 import Places
+import Translations
 
 /// Where Virtual Tourist finds Flickr, the geocoder and the map tiles, from the environment; a bad value falls
 /// back to the default and says why.
@@ -20,10 +21,14 @@ public struct TouristConfiguration: Sendable {
             flickr = try FlickrConfiguration.fromEnvironment(environment, appVersion: AppInfo.version)
         } catch {
             flickr = FlickrConfiguration(appVersion: AppInfo.version)
-            problems.append(
-                "\(FlickrConfiguration.endpointEnvironmentVariable) is not usable (\(error.userMessage)); using Flickr itself.")
+            // Translators: %1$@ is an environment variable's name, VIRTUAL_TOURIST_FLICKR_URL; %2$@ says what is wrong.
+            problems.append(String(format: tr("%1$@ is not usable (%2$@); using Flickr itself."), locale: Translations.formattingLocale,
+                                   FlickrConfiguration.endpointEnvironmentVariable, error.userMessage))
         }
-        problems += flickr.proxies.problems.map { "\($0). Flickr is reached without that proxy." }
+        problems += flickr.proxies.problems.map {
+            // Translators: %@ names a proxy setting and what is wrong with it, e.g. "https_proxy: …".
+            String(format: tr("%@. Flickr is reached without that proxy."), locale: Translations.formattingLocale, $0)
+        }
         let (source, problem) = TileSource.fromEnvironment(environment)
         tileSource = source
         if let problem { problems.append(problem.description) }

@@ -1,6 +1,7 @@
 import CGtk
 import Foundation
 import GLibSwift
+import Translations
 
 /// The window's title bar: the map's header bar (My Places, the search, the menu) and the album's (Back, the
 /// place's name, the menu), both made at start-up, one shown at a time: switching bars costs an album's opening frame
@@ -17,10 +18,10 @@ final class WindowHeader {
     /// - parameter makeMenuButton: the main menu's button, made once for each bar.
     init(appName: String, makeMenuButton: () -> UnsafeMutablePointer<GtkWidget>) {
         mapBar = Self.makeBar(title: appName, menuButton: makeMenuButton(),
-                              first: (icon: "view-list-symbolic", name: "My Places", tooltip: "My Places (F9)",
+                              first: (icon: "view-list-symbolic", name: tr("My Places"), tooltip: tr("My Places (F9)"),
                                       action: "win.places"))
         albumBar = Self.makeBar(title: appName, menuButton: makeMenuButton(),
-                                first: (icon: "go-previous-symbolic", name: "Back", tooltip: "Back to the Map (Alt+←)",
+                                first: (icon: "go-previous-symbolic", name: tr("Back"), tooltip: tr("Back to the Map (Alt+←)"),
                                         action: "win.back"))
         root = gtk_stack_new()
         lifetime = WidgetLifetime(root)

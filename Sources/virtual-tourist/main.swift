@@ -8,17 +8,22 @@ import MapTiles
 import Places
 import TouristStore
 import TouristUI
+import Translations
+
+Translations.setUp()
 
 DesktopApplication.answerInformationOptions(
     CommandLine.arguments, programName: AppInfo.programName, version: AppInfo.version,
-    about: "\(AppInfo.name): drop pins on a world map and see the photos people took there.",
-    environment: """
-      VIRTUAL_TOURIST_TILE_URL  map tile URL template (#Z/#X/#Y), default OpenStreetMap
-      VIRTUAL_TOURIST_FLICKR_URL  Flickr REST endpoint, default https://api.flickr.com/services/rest/
-      VIRTUAL_TOURIST_GEOCODER_URL  Nominatim server for place names, default https://nominatim.openstreetmap.org/
-      FLICKR_API_KEY            Flickr API key (overrides the one saved in Preferences)
-      VIRTUAL_TOURIST_LOG       log level: trace, debug, info, notice, warning (default), error
-    """)
+    // Translators: the first line of --help; %@ is the app's name, "Virtual Tourist".
+    about: String(format: tr("%@: drop pins on a world map and see the photos people took there."), AppInfo.name),
+    // One-line literals: xgettext, reading this file as C for the line above, cannot read multi-line ones.
+    environment: [
+        "  VIRTUAL_TOURIST_TILE_URL  map tile URL template (#Z/#X/#Y), default OpenStreetMap",
+        "  VIRTUAL_TOURIST_FLICKR_URL  Flickr REST endpoint, default https://api.flickr.com/services/rest/",
+        "  VIRTUAL_TOURIST_GEOCODER_URL  Nominatim server for place names, default https://nominatim.openstreetmap.org/",
+        "  FLICKR_API_KEY            Flickr API key (overrides the one saved in Preferences)",
+        "  VIRTUAL_TOURIST_LOG       log level: trace, debug, info, notice, warning (default), error",
+    ].joined(separator: "\n"))
 
 let environment = ProcessInfo.processInfo.environment
 StampedLogHandler.bootstrap(levelVariable: "VIRTUAL_TOURIST_LOG", environment: environment)
