@@ -10,25 +10,13 @@ enum ClusterMarker {
         min(26, 13 + 3 * log10(Double(max(count, 2))))
     }
 
-    /// The most characters a count may take inside the smallest disc that shows thousands.
-    static let longestLabel = 5
-
-    /// The count as the locale abbreviates it ("1.2K", "1,2 k") where all its abbreviations fit the disc, else in
-    /// thousands or millions with the SI symbol in the locale's digits ("1,2k": German's short form of 12,345 is
-    /// "12.345", Russian's of 1,234 "1,2 тыс.").
-    static func label(_ count: Int, locale: Locale, compactNames: Bool) -> String {
-        if compactNames { return count.formatted(.number.notation(.compactName).locale(locale)) }
+    /// The count in the locale's digits, thousands and millions with the SI symbols ("1.2k", German "1,2k"): they fit
+    /// every disc, which the locales' own short forms do not (German's for 12,345 is "12.345", Russian's "12 тыс.").
+    static func label(_ count: Int, locale: Locale) -> String {
         if count < 1_000 { return count.formatted(.number.locale(locale)) }
         let (scaled, symbol) = count < 999_500 ? (Double(count) / 1_000, "k") : (Double(count) / 1_000_000, "M")
         let digits = scaled < 9.95 ? 0...1 : 0...0
         return scaled.formatted(.number.precision(.fractionLength(digits)).grouping(.never).locale(locale)) + symbol
-    }
-
-    /// Whether every count the locale abbreviates fits the disc (one decision per locale, so labels never mix styles).
-    static func fitsCompactNames(_ locale: Locale) -> Bool {
-        [1_234, 12_345, 123_456, 1_234_567, 12_345_678].allSatisfy {
-            $0.formatted(.number.notation(.compactName).locale(locale)).count <= longestLabel
-        }
     }
 
     /// Whether (dx, dy) from the marker's centre falls on it.
@@ -76,7 +64,6 @@ final class ClusterMarkerImages {
     let scale: Int32
     private var discs: [Int: OpaquePointer] = [:]
     private let locale = Translations.formattingLocale
-    private let compactNames = ClusterMarker.fitsCompactNames(Translations.formattingLocale)
 
     init(scale: Int32) {
         self.scale = max(1, scale)
@@ -101,7 +88,7 @@ final class ClusterMarkerImages {
         cairo_rectangle(cr, left, top, 2 * half, 2 * half)
         cairo_fill(cr)
         ClusterMarker.drawLabel(cr, x: Double(x), y: Double(y),
-                                text: ClusterMarker.label(count, locale: locale, compactNames: compactNames))
+                                text: ClusterMarker.label(count, locale: locale))
         return half
     }
 

@@ -38,10 +38,12 @@ public func trn(_ singular: StaticString, _ plural: StaticString, count: Int) ->
 public enum Translations {
     /// Takes the user's locale from the environment (LANG, LC_*, LANGUAGE) and binds the catalogue: the
     /// first of the installed prefix beside the executable (`bin/../share/locale`) and `XDG_DATA_DIRS`
-    /// that holds one. Call once, first thing in `main`.
+    /// that holds one in a language the user reads. Call once, first thing in `main`.
     public static func setUp(environment: [String: String] = ProcessInfo.processInfo.environment) {
         setlocale(LC_ALL, "")
-        if let folder = catalogueFolder(environment: environment) {
+        let messages = setlocale(LC_MESSAGES, nil).map { String(cString: $0) } ?? "C"
+        if let folder = catalogueFolder(languages: languages(environment: environment, messagesLocale: messages),
+                                        environment: environment) {
             bindtextdomain(translationDomain, folder)
         }
         bind_textdomain_codeset(translationDomain, "UTF-8")
@@ -61,7 +63,16 @@ public enum Translations {
         measuringLocale.measurementSystem != .metric
     }
 
-    static func catalogueFolder(environment: [String: String]) -> String? {
+    /// The catalogue folders gettext would try, in its order: LANGUAGE's list (which gettext reads only
+    /// when the locale is not C), then the messages locale, each also without its country.
+    static func languages(environment: [String: String], messagesLocale: String) -> [String] {
+        guard messagesLocale != "C", messagesLocale != "POSIX" else { return [] }
+        let named = (environment["LANGUAGE"] ?? "").split(separator: ":").map(String.init)
+        let locale = messagesLocale.split(separator: ".").first.map(String.init) ?? messagesLocale
+        return (named + [locale]).flatMap { [$0, String($0.prefix { $0 != "_" && $0 != "@" })] }
+    }
+
+    static func catalogueFolder(languages: [String], environment: [String: String]) -> String? {
         let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() ?? URL(fileURLWithPath: "/")
         let prefixShare = executable.deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("share").path
@@ -70,14 +81,12 @@ public enum Translations {
             .split(separator: ":").map(String.init)
         for share in [prefixShare] + dataDirs {
             let folder = share + "/locale"
-            if holdsCatalogue(folder) { return folder }
+            if languages.contains(where: { FileManager.default.fileExists(
+                atPath: "\(folder)/\($0)/LC_MESSAGES/\(translationDomain).mo") }) {
+                return folder
+            }
         }
         return nil
-    }
-
-    private static func holdsCatalogue(_ folder: String) -> Bool {
-        guard let languages = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return false }
-        return languages.contains { FileManager.default.fileExists(atPath: "\(folder)/\($0)/LC_MESSAGES/\(translationDomain).mo") }
     }
 
     /// "de_DE.UTF-8@euro" → Locale "de_DE"; the C locale keeps international English (metric, 24-hour).
