@@ -1,6 +1,7 @@
 import AppLogging
 import Foundation
 import GLibSwift
+import Layouts
 import Logging
 import MapTiles
 import OnTheMapUI
@@ -14,15 +15,17 @@ DesktopApplication.answerInformationOptions(
     // Translators: %@ is the app's name, "On the Map"; the first line of --help.
     about: String(format: tr("%@: see where your classmates are studying, and share your own place."),
                   locale: Translations.formattingLocale, OnTheMapInfo.name),
-    environment: """
-      ON_THE_MAP_API_URL       the On the Map server, default https://onthemap-api.udacity.com/v1/
-                               (plain http:// only on this computer: 127.0.0.1, ::1, localhost)
-      ON_THE_MAP_GEOCODER_URL  a Nominatim server for addresses, default https://nominatim.openstreetmap.org/
-      ON_THE_MAP_TILE_URL      map tile URL template (#Z/#X/#Y), default OpenStreetMap
-      ON_THE_MAP_LOG           log level: trace, debug, info, notice, warning (default), error
-    """)
+    // One-line literals: xgettext, reading this file as C for the line above, cannot read multi-line ones.
+    environment: [
+        "  ON_THE_MAP_API_URL       the On the Map server, default https://onthemap-api.udacity.com/v1/",
+        "                           (plain http:// only on this computer: 127.0.0.1, ::1, localhost)",
+        "  ON_THE_MAP_GEOCODER_URL  a Nominatim server for addresses, default https://nominatim.openstreetmap.org/",
+        "  ON_THE_MAP_TILE_URL      map tile URL template (#Z/#X/#Y), default OpenStreetMap",
+        "  ON_THE_MAP_LOG           log level: trace, debug, info, notice, warning (default), error",
+    ].joined(separator: "\n"))
 
 let environment = ProcessInfo.processInfo.environment
+Layouts.register()
 StampedLogHandler.bootstrap(levelVariable: "ON_THE_MAP_LOG", environment: environment)
 let logger = Logger(label: OnTheMapInfo.programName)
 let configuration = OnTheMapConfiguration(environment: environment)

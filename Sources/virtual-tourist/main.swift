@@ -2,6 +2,7 @@ import AppLogging
 import CFlickrBuildKey
 import Foundation
 import GLibSwift
+import Layouts
 import FlickrClient
 import Logging
 import MapTiles
@@ -26,6 +27,7 @@ DesktopApplication.answerInformationOptions(
     ].joined(separator: "\n"))
 
 let environment = ProcessInfo.processInfo.environment
+Layouts.register()
 StampedLogHandler.bootstrap(levelVariable: "VIRTUAL_TOURIST_LOG", environment: environment)
 let logger = Logger(label: AppInfo.programName)
 
