@@ -109,7 +109,9 @@ class OnTheMapServer:
         with open(self.log_path, "ab") as log:
             self.process = subprocess.Popen(
                 [str(self.binary), "serve", "--database", str(self.database), "--host", "127.0.0.1",
-                 "--port", str(self.port), *self.extra_arguments],
+                 "--port", str(self.port), *self.extra_arguments,
+                 # /metrics' fixed default port would collide between servers running side by side.
+                 *(() if "--metrics-port" in self.extra_arguments else ("--metrics-port", "off"))],
                 stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, cwd=self.database.parent)
 
         def listening():
