@@ -113,6 +113,7 @@ let package = Package(
                                                                "FlickrTestSupport"]),
         .testTarget(name: "GLibSwiftTests", dependencies: ["GLibSwift", "CGtk"]),
         .testTarget(name: "AppLoggingTests", dependencies: ["AppLogging"]),
+        .testTarget(name: "TranslationsTests", dependencies: ["Translations"]),
         .testTarget(name: "TouristUITests", dependencies: ["TouristUI", "MapView", "TouristStore", "FlickrClient", "GLibSwift", "CGtk",
                                                      "COsmGpsMapShims"]),
 
