@@ -1,17 +1,25 @@
 import CGtk
 import Foundation
+import Logging
 
 /// The GtkApplication both apps are built on: named for the desktop, one instance over D-Bus, app-wide
-/// actions and their shortcuts, the signals that end it, and its main loop.
+/// actions and their shortcuts, the signals that end it, its main loop, and the desktop's dark style.
 @MainActor
 public final class DesktopApplication {
     public let application: UnsafeMutablePointer<GtkApplication>
+    /// Followed from startup (GTK must be initialised) to shutdown.
+    public private(set) var colorScheme: DesktopColorScheme?
 
     public init(id: String, programName: String, name: String) {
         // AT-SPI names the app by its program name; the shell shows the application name.
         g_set_prgname(programName)
         g_set_application_name(name)
         application = gtk_application_new(id, GApplicationFlags(rawValue: 0))
+        // Connected before the apps' own startup handlers, so their first window is already in the desktop's style.
+        application.connect(.startup) { [weak self] in
+            self?.colorScheme = DesktopColorScheme(logger: Logger(label: programName))
+        }
+        application.connect(.shutdown) { [weak self] in self?.colorScheme = nil }
     }
 
     /// Runs the main loop; returns the exit status.

@@ -109,7 +109,6 @@ enum Stylesheet {
     .status-title { font-size: 16pt; font-weight: 800; }
     .dialog-question { font-size: 14pt; font-weight: 700; }
     .student-name { font-weight: 700; }
-    .student-link { color: #1a5fb4; }
     .avatar {
         border-radius: 20px;
         color: white;

@@ -110,6 +110,8 @@ final class StudentListPage {
         }
         let link = gtk_label_new(linkText)!
         Widgets.addStyleClass(link, student.link == nil ? "dim-label" : "student-link")
+        // The theme's link colour (`*:link`), which it makes readable in its light and dark styles alike.
+        if student.link != nil { gtk_widget_set_state_flags(link, GTK_STATE_FLAG_LINK, 0) }
         for label in [name, place, link] {
             gtk_label_set_xalign(label.cast(), 0)
             gtk_label_set_ellipsize(label.cast(), PANGO_ELLIPSIZE_END)

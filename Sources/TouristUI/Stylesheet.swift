@@ -27,7 +27,8 @@ enum Stylesheet {
         transition: opacity 200ms ease-out;
     }
     .photo-tile.photo-placeholder {
-        background-color: alpha(@theme_fg_color, 0.06);
+        /* The theme's text colour, faint: a grey square on the light style's and the dark style's background alike. */
+        background-color: alpha(@theme_fg_color, 0.08);
     }
     .photo-tile.photo-placeholder image {
         opacity: 0;
