@@ -67,9 +67,11 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
                    cwd=REPO, check=True, capture_output=True)
     result = subprocess.run(["ninja", "-C", str(build), "virtual-tourist-pot"], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
-    # xgettext warns once per Swift file that it reads it as C; any other warning is a text it could not read.
+    # xgettext warns once per Swift file that it reads it as C, and per .ui file that it uses its own GtkBuilder
+    # rules (gettext 0.21 ships them as a fallback); any other warning is a text it could not read.
+    expected = ("extension 'swift' is unknown", "will try C", "fallback ITS rule file")
     warnings = [line for line in (result.stdout + result.stderr).splitlines()
-                if "warning" in line and "extension 'swift' is unknown" not in line and "will try C" not in line]
+                if "warning" in line and not any(reason in line for reason in expected)]
     assert not warnings, "\n".join(warnings)
     return PO / "virtual-tourist.pot"
 
