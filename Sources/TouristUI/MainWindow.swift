@@ -1,7 +1,7 @@
 import CGtk
-import CShims
 import Foundation
 import GLibSwift
+import Layouts
 import Logging
 import MapView
 import Places
@@ -41,22 +41,15 @@ final class MainWindow {
         store = context.database
         viewportKeeper = context.database.map { ViewportKeeper(store: $0, logger: context.logger) }
 
-        window = gtk_application_window_new(application)
+        let layout = Layouts.builder("main-window")
+        window = layout.object("window")
         lifetime = WidgetLifetime(window)
-        gtk_window_set_title(window.cast(), AppInfo.name)
-        gtk_window_set_icon_name(window.cast(), AppInfo.id)
-
-        header = WindowHeader(appName: AppInfo.name, makeMenuButton: Self.makeMenuButton)
-        gtk_window_set_titlebar(window.cast(), header.root)
-
-        stack = gtk_stack_new()
-        // No transition: a slide shows the album half-drawn and delays its photos' first paint.
-        gtk_stack_set_transition_type(stack.cast(), GTK_STACK_TRANSITION_TYPE_NONE)
-
-        let overlay = gtk_overlay_new()!
-        gtk_container_add(overlay.container, stack)
+        gtk_window_set_application(window.cast(), application)
+        header = WindowHeader(layout: layout)
+        stack = layout.object("pages")
+        let overlay = layout.object("overlay", as: GtkWidget.self)
         gtk_overlay_add_overlay(overlay.cast(), notification.root)
-        gtk_container_add(window.container, overlay)
+        let mapSlot = layout.object("map-page", as: GtkWidget.self)
 
         if let database = context.database, let albums = context.albums, let pictures = context.pictures {
             let page = MapWidget(tileSource: context.tileSource, tileCacheFolder: context.paths.tileCacheFolder,
@@ -65,10 +58,8 @@ final class MainWindow {
             // My Places slides in beside the map.
             let sidebar = PlacesSidebar(store: database)
             places = sidebar
-            let mapBox = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)!
-            gtk_box_pack_start(mapBox.cast(), sidebar.root, 0, 0, 0)
-            gtk_box_pack_start(mapBox.cast(), page.root, 1, 1, 0)
-            gtk_stack_add_named(stack.cast(), mapBox, "map")
+            gtk_box_pack_start(mapSlot.cast(), sidebar.root, 0, 0, 0)
+            gtk_box_pack_start(mapSlot.cast(), page.root, 1, 1, 0)
             let album = AlbumPage(store: database, albums: albums, largePhotos: context.largePhotos,
                                   pictures: pictures, notification: notification, logger: context.logger)
             album.onShowPreferences = { [weak self] in self?.showPreferences() }
@@ -103,6 +94,7 @@ final class MainWindow {
                 self.search = search
             }
         } else {
+            gtk_widget_destroy(mapSlot) // no store, no map: the error page is the only one
             let failure = StatusPage(icon: "dialog-error-symbolic", title: tr("Your Places Could Not Be Opened"),
                                      description: context.startupError ?? tr("Unknown error."))
             gtk_stack_add_named(stack.cast(), failure.root, "error")
@@ -292,15 +284,14 @@ final class MainWindow {
         if let backAction { SimpleAction.setEnabled(backAction, false) }
     }
 
-    /// The shortcuts window is built when first asked for, so start-up does not pay for parsing it; GTK keeps it.
+    /// The shortcuts window (shortcuts.ui) is built when first asked for, so start-up does not pay for parsing it;
+    /// GTK keeps it, a toplevel, once its layout is released.
     private func installHelpOverlay() {
         SimpleAction.add("show-help-overlay", to: window) { [weak self] in
             guard let self, self.lifetime.isAlive else { return }
             if gtk_application_window_get_help_overlay(self.window.cast()) == nil {
-                let builder = gtk_builder_new_from_string(ShortcutsWindow.definition, -1)!
-                defer { g_object_unref(UnsafeMutableRawPointer(builder)) }
-                guard let overlay = vt_builder_get_widget(builder, "shortcuts") else { return }
-                gtk_application_window_set_help_overlay(self.window.cast(), overlay.cast())
+                let shortcuts = Layouts.builder("shortcuts").object("shortcuts", as: GtkShortcutsWindow.self)
+                gtk_application_window_set_help_overlay(self.window.cast(), shortcuts)
             }
             if let overlay = gtk_application_window_get_help_overlay(self.window.cast()) {
                 gtk_window_present(overlay.cast())
@@ -315,21 +306,6 @@ final class MainWindow {
 
     private func showPreferences() {
         g_action_group_activate_action(OpaquePointer(gtk_window_get_application(window.cast())), "preferences", nil)
-    }
-
-    private static func makeMenuButton() -> UnsafeMutablePointer<GtkWidget> {
-        let menu = g_menu_new()!
-        g_menu_append(menu, tr("_Preferences"), "app.preferences")
-        g_menu_append(menu, tr("_Keyboard Shortcuts"), "win.show-help-overlay")
-        g_menu_append(menu, tr("_About Virtual Tourist"), "app.about")
-        let button = gtk_menu_button_new()!
-        gtk_menu_button_set_menu_model(button.cast(), UnsafeMutablePointer<GMenuModel>(menu))
-        g_object_unref(UnsafeMutableRawPointer(menu))
-        let image = gtk_image_new_from_icon_name("open-menu-symbolic", GTK_ICON_SIZE_BUTTON)
-        gtk_button_set_image(button.cast(), image)
-        gtk_widget_set_tooltip_text(button, tr("Main Menu"))
-        Widgets.setAccessibleName(button, tr("Main Menu"))
-        return button
     }
 }
 
