@@ -114,7 +114,7 @@ let package = Package(
         .testTarget(name: "GLibSwiftTests", dependencies: ["GLibSwift", "CGtk"]),
         .testTarget(name: "AppLoggingTests", dependencies: ["AppLogging"]),
         .testTarget(name: "TranslationsTests", dependencies: ["Translations"]),
-        .testTarget(name: "TouristUITests", dependencies: ["TouristUI", "MapView", "TouristStore", "FlickrClient", "GLibSwift", "CGtk",
+        .testTarget(name: "TouristUITests", dependencies: ["TouristUI", "Layouts", "MapView", "TouristStore", "FlickrClient", "GLibSwift", "CGtk",
                                                      "COsmGpsMapShims"]),
 
         // MARK: On the Map server (issue 9) — shares nothing with the desktop apps but OnTheMapAPI.

@@ -1,10 +1,5 @@
-// GTK calls Swift cannot make: G_TYPE_CHECK casts are macros and printf-style constructors are variadic.
+// GTK calls Swift cannot make: printf-style constructors are variadic.
 #include "CShims.h"
-
-GtkWidget *vt_builder_get_widget(GtkBuilder *builder, const char *name) {
-    GObject *object = gtk_builder_get_object(builder, name);
-    return object ? GTK_WIDGET(object) : NULL;
-}
 
 GtkWidget *vt_message_dialog_new(GtkWindow *parent, GtkMessageType type, const char *primary,
                                  const char *secondary) {

@@ -9,9 +9,6 @@
 // so @MainActor work runs on the GTK thread. Returns the GSource id.
 guint vt_main_queue_attach(GMainContext *context);
 
-// GtkBuilder's object lookup returns GObject*; G_TYPE_CHECK casts are macros.
-GtkWidget *vt_builder_get_widget(GtkBuilder *builder, const char *name);
-
 // gtk_message_dialog_new() and its secondary-text setter are variadic (printf formats): an alert
 // with a bold primary line and plain secondary text, no buttons (the caller adds them).
 GtkWidget *vt_message_dialog_new(GtkWindow *parent, GtkMessageType type, const char *primary,
