@@ -1,6 +1,7 @@
 import CGtk
 import Foundation
 import GLibSwift
+import Layouts
 import Logging
 import MapView
 import OnTheMapAPI
@@ -55,79 +56,26 @@ final class AddLocationDialog {
     private init(parent: UnsafeMutablePointer<GtkWidget>, services: Services, onPosted: @escaping @MainActor () -> Void) {
         self.services = services
         self.onPosted = onPosted
-        dialog = gtk_dialog_new()
+        let layout = Layouts.builder("add-location-dialog")
+        dialog = layout.object("dialog") // a toplevel: GTK keeps it once the layout goes
         lifetime = WidgetLifetime(dialog)
-        gtk_window_set_title(dialog.cast(), tr("Add Location"))
         gtk_window_set_transient_for(dialog.cast(), parent.cast())
-        gtk_window_set_modal(dialog.cast(), 1)
-        gtk_window_set_destroy_with_parent(dialog.cast(), 1)
-        gtk_window_set_default_size(dialog.cast(), 520, -1)
-        let content = gtk_dialog_get_content_area(dialog.cast())!
-        Widgets.setMargins(content, 18)
-        gtk_box_set_spacing(content.cast(), 12)
-
-        // Step 1: where.
-        let findStep = gtk_box_new(GTK_ORIENTATION_VERTICAL, 10)!
-        let question = gtk_label_new(tr("Where are you studying today?"))!
-        Widgets.addStyleClass(question, "dialog-question")
-        locationEntry = gtk_entry_new()
-        gtk_entry_set_placeholder_text(locationEntry.cast(), tr("A city, or an address"))
-        gtk_entry_set_activates_default(locationEntry.cast(), 0)
-        Widgets.setAccessibleName(locationEntry, tr("Location"))
-        let hint = gtk_label_new(tr("Cities are found even offline; addresses need a connection."))!
-        Widgets.addStyleClass(hint, "dim-label")
-        gtk_label_set_line_wrap(hint.cast(), 1)
-        findButton = gtk_button_new_with_label(tr("Find on the Map"))
-        Widgets.addStyleClass(findButton, "suggested-action")
-        gtk_widget_set_halign(findButton, GTK_ALIGN_CENTER)
-        for widget in [question, locationEntry, hint, findButton] { gtk_container_add(findStep.container, widget) }
-
-        // Step 2: the place and the link.
-        let linkStep = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8)!
-        placeName = gtk_label_new(nil)
-        Widgets.addStyleClass(placeName, "student-name")
-        gtk_label_set_xalign(placeName.cast(), 0)
-        gtk_label_set_line_wrap(placeName.cast(), 1)
-        placeCoordinates = gtk_label_new(nil)
-        Widgets.addStyleClass(placeCoordinates, "dim-label")
-        gtk_label_set_xalign(placeCoordinates.cast(), 0)
+        steps = layout.object("steps")
+        locationEntry = layout.object("location-entry")
+        findButton = layout.object("find-button")
+        placeName = layout.object("place-name")
+        placeCoordinates = layout.object("place-coordinates")
+        linkEntry = layout.object("link-entry")
+        backButton = layout.object("back-button")
+        submitButton = layout.object("submit-button")
+        spinner = layout.object("spinner")
+        let cancelButton: UnsafeMutablePointer<GtkWidget> = layout.object("cancel-button")
         map = MapWidget(tileSource: services.tileSource, tileCacheFolder: services.tileCacheFolder,
                         userAgent: OnTheMapInfo.userAgent, fetcher: services.tileFetcher, logger: services.logger,
                         zoomButtons: false)
-        gtk_widget_set_size_request(map.root, 480, 240)
+        gtk_box_pack_start(layout.object("map-slot", as: GtkBox.self), map.root, 1, 1, 0)
         pin = PinLayer(map: map.map)
         map.pinLayer = pin
-        let linkLabel = gtk_label_new(tr("Link to share"))!
-        gtk_label_set_xalign(linkLabel.cast(), 0)
-        linkEntry = gtk_entry_new()
-        gtk_entry_set_placeholder_text(linkEntry.cast(), "https://…")
-        gtk_entry_set_input_purpose(linkEntry.cast(), GTK_INPUT_PURPOSE_URL)
-        Widgets.setAccessibleName(linkEntry, tr("Link to share"))
-        gtk_label_set_mnemonic_widget(linkLabel.cast(), linkEntry)
-        backButton = gtk_button_new_with_label(tr("Change Place"))
-        submitButton = gtk_button_new_with_label(tr("Submit"))
-        Widgets.addStyleClass(submitButton, "suggested-action")
-        let linkButtons = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)!
-        gtk_box_pack_start(linkButtons.cast(), backButton, 0, 0, 0)
-        gtk_box_pack_end(linkButtons.cast(), submitButton, 0, 0, 0)
-        for widget in [placeName, placeCoordinates, map.root, linkLabel, linkEntry, linkButtons] {
-            gtk_container_add(linkStep.container, widget)
-        }
-
-        steps = gtk_stack_new()
-        gtk_stack_set_transition_type(steps.cast(), GTK_STACK_TRANSITION_TYPE_SLIDE_LEFT_RIGHT)
-        gtk_stack_set_vhomogeneous(steps.cast(), 0)
-        gtk_stack_add_named(steps.cast(), findStep, "find")
-        gtk_stack_add_named(steps.cast(), linkStep, "link")
-        gtk_box_pack_start(content.cast(), steps, 1, 1, 0)
-
-        // Cancel at every step, with the activity beside it.
-        spinner = gtk_spinner_new()
-        let bottom = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)!
-        let cancelButton = gtk_button_new_with_label(tr("Cancel"))!
-        gtk_box_pack_start(bottom.cast(), cancelButton, 0, 0, 0)
-        gtk_box_pack_end(bottom.cast(), spinner, 0, 0, 0)
-        gtk_box_pack_end(content.cast(), bottom, 0, 0, 0)
 
         locationEntry.connect(.changed) { [weak self] in self?.updateSensitivity() }
         locationEntry.connect(.activate) { [weak self] in self?.find() }

@@ -1,6 +1,7 @@
 import CGtk
 import Foundation
 import GLibSwift
+import Layouts
 import Logging
 import MapView
 import Places
@@ -29,6 +30,7 @@ final class OnTheMapWindow {
     private let pages: UnsafeMutablePointer<GtkWidget>
     private let content: UnsafeMutablePointer<GtkWidget>
     private let switcher: UnsafeMutablePointer<GtkWidget>
+    private let switcherLifetime: WidgetLifetime
     private let logOutButton: UnsafeMutablePointer<GtkWidget>
     private let refreshButton: UnsafeMutablePointer<GtkWidget>
     private let addButton: UnsafeMutablePointer<GtkWidget>
@@ -48,48 +50,29 @@ final class OnTheMapWindow {
 
     init(application: UnsafeMutablePointer<GtkApplication>, services: Services) {
         self.services = services
-        window = gtk_application_window_new(application)
+        let layout = Layouts.builder("on-the-map-window")
+        window = layout.object("window") // a toplevel: GTK keeps it once the layout goes
         lifetime = WidgetLifetime(window)
-        gtk_window_set_title(window.cast(), OnTheMapInfo.name)
-        gtk_window_set_default_size(window.cast(), 1000, 700)
-        gtk_window_set_icon_name(window.cast(), OnTheMapInfo.id)
-
-        headerBar = gtk_header_bar_new()
-        gtk_header_bar_set_show_close_button(headerBar.cast(), 1)
-        gtk_header_bar_set_title(headerBar.cast(), OnTheMapInfo.name)
-        logOutButton = gtk_button_new_with_label(tr("Log Out"))
-        gtk_actionable_set_action_name(OpaquePointer(logOutButton), "win.log-out")
-        refreshButton = Widgets.iconButton(icon: "view-refresh-symbolic", accessibleName: tr("Refresh"),
-                                           tooltip: tr("Refresh (Ctrl+R)"))
-        gtk_actionable_set_action_name(OpaquePointer(refreshButton), "win.refresh")
-        addButton = Widgets.iconButton(icon: "mark-location-symbolic", accessibleName: tr("Add Location"),
-                                       tooltip: tr("Add Location (Ctrl+N)"))
-        gtk_actionable_set_action_name(OpaquePointer(addButton), "win.add-location")
-        refreshSpinner = gtk_spinner_new()
-        Widgets.setAccessibleName(refreshSpinner, tr("Downloading"))
-        gtk_header_bar_pack_start(headerBar.cast(), logOutButton)
-        gtk_header_bar_pack_end(headerBar.cast(), Self.primaryMenuButton())
-        gtk_header_bar_pack_end(headerBar.cast(), addButton)
-        gtk_header_bar_pack_end(headerBar.cast(), refreshButton)
-        gtk_header_bar_pack_end(headerBar.cast(), refreshSpinner)
-        gtk_window_set_titlebar(window.cast(), headerBar)
+        gtk_window_set_application(window.cast(), application)
+        headerBar = layout.object("header-bar")
+        logOutButton = layout.object("log-out-button")
+        refreshButton = layout.object("refresh-button")
+        addButton = layout.object("add-button")
+        refreshSpinner = layout.object("refresh-spinner")
+        pages = layout.object("pages")
+        content = layout.object("content")
+        // Out of the window while the login page shows, so it needs a reference of its own.
+        switcher = layout.object("switcher")
+        switcherLifetime = WidgetLifetime(switcher)
 
         loginPage = LoginPage(server: services.configuration.server)
         mapPage = StudentMapPage(tileSource: services.configuration.tileSource,
                                  tileCacheFolder: services.configuration.tileCacheFolder,
                                  tileFetcher: services.tileFetcher, logger: services.logger)
         listPage = StudentListPage()
-        content = gtk_stack_new()
-        gtk_stack_add_titled(content.cast(), mapPage.root, "map", tr("Map"))
-        gtk_stack_add_titled(content.cast(), listPage.root, "list", tr("List"))
-        switcher = gtk_stack_switcher_new()
-        gtk_stack_switcher_set_stack(switcher.cast(), content.cast())
-
-        pages = gtk_stack_new()
-        gtk_stack_set_transition_type(pages.cast(), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
-        gtk_stack_add_named(pages.cast(), loginPage.root, "login")
-        gtk_stack_add_named(pages.cast(), content, "students")
-        gtk_container_add(window.container, pages)
+        for (slot, page) in [("login-slot", loginPage.root), ("map-slot", mapPage.root), ("list-slot", listPage.root)] {
+            gtk_box_pack_start(layout.object(slot, as: GtkBox.self), page, 1, 1, 0)
+        }
 
         addActions()
         loginPage.onLogIn = { [weak self] email, password, server in self?.logIn(email, password, server) }
@@ -122,20 +105,6 @@ final class OnTheMapWindow {
         for problem in services.configuration.problems {
             Alert.show(over: window, kind: GTK_MESSAGE_WARNING, title: tr("A setting was not usable"), message: problem)
         }
-    }
-
-    /// The GNOME primary menu: About and Quit.
-    private static func primaryMenuButton() -> UnsafeMutablePointer<GtkWidget> {
-        let menu = g_menu_new()!
-        g_menu_append(menu, tr("About On the Map"), "app.about")
-        g_menu_append(menu, tr("Quit"), "app.quit")
-        let button = gtk_menu_button_new()!
-        gtk_button_set_image(button.cast(), gtk_image_new_from_icon_name("open-menu-symbolic", GTK_ICON_SIZE_BUTTON))
-        gtk_menu_button_set_menu_model(button.cast(), UnsafeMutableRawPointer(menu).assumingMemoryBound(to: GMenuModel.self))
-        g_object_unref(UnsafeMutableRawPointer(menu))
-        Widgets.setAccessibleName(button, tr("Main Menu"))
-        gtk_widget_set_tooltip_text(button, tr("Main Menu"))
-        return button
     }
 
     var isOpen: Bool { lifetime.isAlive && !closing }
