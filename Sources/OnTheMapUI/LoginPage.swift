@@ -1,8 +1,8 @@
 import CGtk
 import Foundation
 import GLibSwift
+import Layouts
 import StudentLocations
-import Translations
 
 /// The login page: email, password, the server (folded away under "Server"), Log In and Sign Up.
 /// Log In is sensitive only when both fields are filled; while a login runs the form is
@@ -17,7 +17,6 @@ final class LoginPage {
     private let logInButton: UnsafeMutablePointer<GtkWidget>
     private let signUpButton: UnsafeMutablePointer<GtkWidget>
     private let spinner: UnsafeMutablePointer<GtkWidget>
-    private let form: UnsafeMutablePointer<GtkWidget>
     private var busy = false
 
     /// The user asked to log in with these; the server is already checked (`ServerAddress`).
@@ -26,68 +25,25 @@ final class LoginPage {
     var onBadServer: ((ServerAddressError) -> Void)?
 
     init(server: URL) {
-        root = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
+        let layout = Layouts.builder("login-page")
+        root = layout.object("root")
         lifetime = WidgetLifetime(root)
-        gtk_widget_set_halign(root, GTK_ALIGN_CENTER)
-        gtk_widget_set_valign(root, GTK_ALIGN_CENTER)
-        Widgets.setMargins(root, 36)
+        emailEntry = layout.object("email-entry")
+        passwordEntry = layout.object("password-entry")
+        serverEntry = layout.object("server-entry")
+        logInButton = layout.object("log-in-button")
+        signUpButton = layout.object("sign-up-button")
+        spinner = layout.object("spinner")
 
         // Run from the build folder the app's icon is not installed: the theme's pin stands in.
         let installed = gtk_icon_theme_has_icon(gtk_icon_theme_get_default(), OnTheMapInfo.id) != 0
-        let icon = gtk_image_new_from_icon_name(installed ? OnTheMapInfo.id : "mark-location-symbolic", GTK_ICON_SIZE_DIALOG)!
-        gtk_image_set_pixel_size(icon.cast(), 96)
-        let title = gtk_label_new(tr("Log in to On the Map"))!
-        Widgets.addStyleClass(title, "login-title")
-        let subtitle = gtk_label_new(tr("See where your classmates are studying, and share your own place."))!
-        Widgets.addStyleClass(subtitle, "dim-label")
-        gtk_label_set_line_wrap(subtitle.cast(), 1)
-        gtk_label_set_justify(subtitle.cast(), GTK_JUSTIFY_CENTER)
-        gtk_label_set_max_width_chars(subtitle.cast(), 40)
-
-        form = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8)
-        gtk_widget_set_size_request(form, 320, -1)
-        emailEntry = Self.entry(name: tr("Email"), placeholder: tr("Email"), purpose: GTK_INPUT_PURPOSE_EMAIL)
-        passwordEntry = Self.entry(name: tr("Password"), placeholder: tr("Password"), purpose: GTK_INPUT_PURPOSE_PASSWORD)
-        gtk_entry_set_visibility(passwordEntry.cast(), 0)
-        logInButton = gtk_button_new_with_label(tr("Log In"))
-        Widgets.addStyleClass(logInButton, "suggested-action")
-        gtk_widget_set_can_default(logInButton, 1)
-        spinner = gtk_spinner_new()
-        Widgets.setAccessibleName(spinner, tr("Logging In"))
-        let buttonRow = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)!
-        gtk_box_pack_start(buttonRow.cast(), logInButton, 1, 1, 0)
-        gtk_box_pack_start(buttonRow.cast(), spinner, 0, 0, 0)
-
-        serverEntry = Self.entry(name: tr("Server"), placeholder: ServerAddress.udacity.absoluteString,
-                                 purpose: GTK_INPUT_PURPOSE_URL)
+        gtk_image_set_from_icon_name(layout.object("icon", as: GtkImage.self),
+                                     installed ? OnTheMapInfo.id : "mark-location-symbolic", GTK_ICON_SIZE_DIALOG)
+        gtk_entry_set_placeholder_text(serverEntry.cast(), ServerAddress.udacity.absoluteString)
         gtk_entry_set_text(serverEntry.cast(), server.absoluteString)
-        let expander = gtk_expander_new(tr("Server"))!
-        let serverBox = gtk_box_new(GTK_ORIENTATION_VERTICAL, 4)!
-        let serverHint = gtk_label_new(tr("Your class's On the Map server, or Udacity's."))!
-        Widgets.addStyleClass(serverHint, "dim-label")
-        gtk_label_set_xalign(serverHint.cast(), 0)
-        gtk_container_add(serverBox.container, serverEntry)
-        gtk_container_add(serverBox.container, serverHint)
-        gtk_widget_set_margin_top(serverBox, 6)
-        gtk_container_add(expander.container, serverBox)
         // Shown open when it is not Udacity's, so nobody logs in to a server they did not expect.
-        gtk_expander_set_expanded(expander.cast(), server == ServerAddress.udacity ? 0 : 1)
-
-        signUpButton = gtk_link_button_new_with_label(Self.signUpAddress(for: server), tr("Sign Up"))
-        let signUpRow = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)!
-        gtk_widget_set_halign(signUpRow, GTK_ALIGN_CENTER)
-        gtk_container_add(signUpRow.container, gtk_label_new(tr("Don't have an account?")))
-        gtk_container_add(signUpRow.container, signUpButton)
-
-        for widget in [emailEntry, passwordEntry, buttonRow, expander] {
-            gtk_container_add(form.container, widget)
-        }
-        gtk_box_pack_start(root.cast(), icon, 0, 0, 0)
-        gtk_box_pack_start(root.cast(), title, 0, 0, 12)
-        gtk_box_pack_start(root.cast(), subtitle, 0, 0, 0)
-        gtk_box_pack_start(root.cast(), form, 0, 0, 24)
-        gtk_box_pack_start(root.cast(), signUpRow, 0, 0, 0)
-        gtk_widget_show_all(root)
+        gtk_expander_set_expanded(layout.object("server-expander", as: GtkExpander.self), server == ServerAddress.udacity ? 0 : 1)
+        gtk_link_button_set_uri(signUpButton.cast(), Self.signUpAddress(for: server))
 
         emailEntry.connect(.changed) { [weak self] in self?.updateSensitivity() }
         passwordEntry.connect(.changed) { [weak self] in self?.updateSensitivity() }
@@ -97,14 +53,6 @@ final class LoginPage {
         serverEntry.connect(.activate) { [weak self] in self?.submit() }
         logInButton.connect(.clicked) { [weak self] in self?.submit() }
         updateSensitivity()
-    }
-
-    private static func entry(name: String, placeholder: String, purpose: GtkInputPurpose) -> UnsafeMutablePointer<GtkWidget> {
-        let entry = gtk_entry_new()!
-        gtk_entry_set_placeholder_text(entry.cast(), placeholder)
-        gtk_entry_set_input_purpose(entry.cast(), purpose)
-        Widgets.setAccessibleName(entry, name)
-        return entry
     }
 
     /// Udacity's own sign-up page, or a self-hosted server's `/signup` form.

@@ -1,6 +1,7 @@
 import CGtk
 import Foundation
 import GLibSwift
+import Layouts
 import StudentLocations
 import Translations
 
@@ -17,36 +18,11 @@ final class StudentListPage {
     var onNotAWebLink: ((StudentInformation) -> Void)?
 
     init() {
-        stack = gtk_stack_new()
+        let layout = Layouts.builder("student-list-page")
+        stack = layout.object("stack")
         root = stack
         lifetime = WidgetLifetime(stack)
-        list = gtk_list_box_new()
-        gtk_list_box_set_selection_mode(list.cast(), GTK_SELECTION_NONE)
-        gtk_list_box_set_activate_on_single_click(list.cast(), 1)
-        Widgets.setAccessibleName(list, tr("Students"))
-        let clamp = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
-        gtk_widget_set_halign(clamp, GTK_ALIGN_CENTER)
-        gtk_widget_set_size_request(clamp, 560, -1)
-        Widgets.setMargins(clamp, 18)
-        Widgets.addStyleClass(list, "frame")
-        gtk_container_add(clamp.container, list)
-        let scrolled = gtk_scrolled_window_new(nil, nil)!
-        gtk_scrolled_window_set_policy(scrolled.cast(), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
-        gtk_container_add(scrolled.container, clamp)
-        gtk_stack_add_named(stack.cast(), scrolled, "list")
-
-        let empty = gtk_box_new(GTK_ORIENTATION_VERTICAL, 12)!
-        gtk_widget_set_valign(empty, GTK_ALIGN_CENTER)
-        let icon = gtk_image_new_from_icon_name("avatar-default-symbolic", GTK_ICON_SIZE_DIALOG)!
-        gtk_image_set_pixel_size(icon.cast(), 96)
-        Widgets.addStyleClass(icon, "dim-label")
-        let title = gtk_label_new(tr("Nobody Has Posted Yet"))!
-        Widgets.addStyleClass(title, "status-title")
-        let text = gtk_label_new(tr("Be the first: Add Location shares where you are studying."))!
-        Widgets.addStyleClass(text, "dim-label")
-        for widget in [icon, title, text] { gtk_container_add(empty.container, widget) }
-        gtk_stack_add_named(stack.cast(), empty, "empty")
-        gtk_widget_show_all(stack)
+        list = layout.object("list")
 
         list.connect(.rowActivated) { [weak self] row in
             guard let self, let row else { return }
