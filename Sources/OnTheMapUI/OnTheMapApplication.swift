@@ -81,10 +81,10 @@ enum AboutOnTheMap {
         gtk_about_dialog_set_website(about, OnTheMapInfo.website)
         gtk_about_dialog_set_license_type(about, GTK_LICENSE_GPL_3_0)
         gtk_about_dialog_set_copyright(about, tr("© 2026 The Virtual Tourist developers"))
-        withCStringArray(["© OpenStreetMap contributors https://www.openstreetmap.org/copyright"]) {
+        withCStringArray([tr("© OpenStreetMap contributors https://www.openstreetmap.org/copyright")]) {
             gtk_about_dialog_add_credit_section(about, tr("Map data and addresses"), $0)
         }
-        withCStringArray(["GeoNames https://www.geonames.org/ (CC BY 4.0)"]) {
+        withCStringArray([tr("GeoNames https://www.geonames.org/ (CC BY 4.0)")]) {
             gtk_about_dialog_add_credit_section(about, tr("City names"), $0)
         }
         if let parent {
