@@ -84,6 +84,7 @@ enum AboutOnTheMap {
         withCStringArray([tr("© OpenStreetMap contributors https://www.openstreetmap.org/copyright")]) {
             gtk_about_dialog_add_credit_section(about, tr("Map data and addresses"), $0)
         }
+        // Translators: keep the web address where it is: the About window makes it a link.
         withCStringArray([tr("GeoNames https://www.geonames.org/ (CC BY 4.0)")]) {
             gtk_about_dialog_add_credit_section(about, tr("City names"), $0)
         }
