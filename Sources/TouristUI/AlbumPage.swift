@@ -1,6 +1,7 @@
 import CGtk
 import Foundation
 import GLibSwift
+import Layouts
 import Logging
 import TouristAlbums
 import TouristStore
@@ -69,49 +70,30 @@ final class AlbumPage {
         grid = PhotoGrid(pictures: pictures)
         deletions = PhotoDeletions(store: store, notification: notification)
 
-        root = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
+        // The layout is data/ui/album-page.ui: built once, with the window; an album opened fills it in.
+        let layout = Layouts.builder("album-page")
+        root = layout.object("album-page")
         lifetime = WidgetLifetime(root)
+        progress = layout.object("download-progress")
+        progressRevealer = layout.object("download-progress-revealer")
+        content = layout.object("album-content")
+        newCollectionButton = layout.object("new-collection-button")
+        statusLabel = layout.object("album-status")
+        retryButton = layout.object("retry-button")
+        preferencesButton = layout.object("preferences-button")
 
-        progress = gtk_progress_bar_new()
-        Widgets.addStyleClass(progress, "osd")
-        progressRevealer = gtk_revealer_new()
-        gtk_container_add(progressRevealer.container, progress)
-        gtk_container_add(root.container, progressRevealer)
-
-        content = gtk_stack_new()
-        gtk_widget_set_vexpand(content, 1)
-        gtk_stack_set_transition_type(content.cast(), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
-
-        gtk_stack_add_named(content.cast(), grid.root, "photos")
-
+        let photoScroller: UnsafeMutablePointer<GtkWidget> = layout.object("photo-scroller")
+        gtk_container_add(photoScroller.container, grid.flowBox)
+        gtk_widget_show(grid.flowBox)
         noImages = StatusPage(icon: "image-missing-symbolic", title: tr("No Images"),
                               description: tr("Nobody has shared photos taken near this place on Flickr yet. Try a pin nearby."))
-        gtk_stack_add_named(content.cast(), noImages.root, "no-images")
+        gtk_container_add(layout.object("no-images-slot", as: GtkContainer.self), noImages.root)
         searching = StatusPage(icon: "folder-pictures-symbolic", title: tr("Looking for Photos…"),
                                description: tr("Asking Flickr for photos taken near this place."))
-        gtk_stack_add_named(content.cast(), searching.root, "searching")
+        gtk_container_add(layout.object("searching-slot", as: GtkContainer.self), searching.root)
         problem = StatusPage(icon: "dialog-warning-symbolic", title: "", description: "")
-        let buttons = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)!
-        gtk_widget_set_halign(buttons, GTK_ALIGN_CENTER)
-        retryButton = gtk_button_new_with_mnemonic(tr("_Try Again"))
-        Widgets.addStyleClass(retryButton, "suggested-action")
-        preferencesButton = gtk_button_new_with_mnemonic(tr("_Preferences"))
-        gtk_container_add(buttons.container, retryButton)
-        gtk_container_add(buttons.container, preferencesButton)
-        gtk_container_add(problem.root.container, buttons)
-        gtk_stack_add_named(content.cast(), problem.root, "problem")
-        gtk_container_add(root.container, content)
-
-        let actionBar = gtk_action_bar_new()!
-        statusLabel = gtk_label_new(nil)
-        Widgets.addStyleClass(statusLabel, "dim-label")
-        gtk_action_bar_pack_start(actionBar.cast(), statusLabel)
-        newCollectionButton = gtk_button_new_with_mnemonic(tr("_New Collection"))
-        Widgets.setAccessibleName(newCollectionButton, tr("New Collection"))
-        gtk_action_bar_set_center_widget(actionBar.cast(), newCollectionButton)
-        gtk_container_add(root.container, actionBar)
-        gtk_widget_show_all(root)
-        gtk_widget_set_no_show_all(preferencesButton, 1)
+        gtk_container_add(problem.root.container, layout.object("problem-actions"))
+        gtk_container_add(layout.object("problem-slot", as: GtkContainer.self), problem.root)
 
         newCollectionButton.connect(.clicked) { [weak self] in self?.newCollection() }
         retryButton.connect(.clicked) { [weak self] in

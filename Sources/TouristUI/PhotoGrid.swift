@@ -11,7 +11,7 @@ import Translations
 /// Shift+F10) opens the photo's menu.
 @MainActor
 final class PhotoGrid {
-    let root: UnsafeMutablePointer<GtkWidget>
+    /// The tiles' container; the album page puts it into its scrolled area.
     let flowBox: UnsafeMutablePointer<GtkWidget>
     private(set) var tiles: [Int64: PhotoTile] = [:]
     private let pictures: AlbumPictures
@@ -50,9 +50,6 @@ final class PhotoGrid {
         gtk_widget_set_valign(flowBox, GTK_ALIGN_START)
         Widgets.setMargins(flowBox, 12)
         Widgets.setAccessibleName(flowBox, tr("Photos"))
-        root = gtk_scrolled_window_new(nil, nil)
-        gtk_scrolled_window_set_policy(root.cast(), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
-        gtk_container_add(root.container, flowBox)
 
         flowBox.connect(.childActivated) { [weak self] child in
             guard let self, let tile = self.tile(for: child) else { return }

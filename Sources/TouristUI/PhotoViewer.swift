@@ -2,6 +2,7 @@ import CGtk
 import FlickrClient
 import Foundation
 import GLibSwift
+import Layouts
 import Logging
 import TouristAlbums
 import TouristStore
@@ -44,53 +45,23 @@ final class PhotoViewer {
         self.largePhotos = largePhotos
         self.logger = logger
 
-        window = gtk_window_new(GTK_WINDOW_TOPLEVEL)
+        // The layout is data/ui/photo-viewer.ui.
+        let layout = Layouts.builder("photo-viewer")
+        window = layout.object("photo-viewer")
         lifetime = WidgetLifetime(window)
+        headerBar = layout.object("header-bar")
+        previousButton = layout.object("previous-button")
+        nextButton = layout.object("next-button")
+        openButton = layout.object("open-button")
+        canvas = layout.object("canvas")
+        spinner = layout.object("spinner")
+        infoLabel = layout.object("info")
         if let parent {
             gtk_window_set_transient_for(window.cast(), parent.cast())
             gtk_window_set_modal(window.cast(), 1)
             gtk_window_set_destroy_with_parent(window.cast(), 1)
             gtk_window_set_position(window.cast(), GTK_WIN_POS_CENTER_ON_PARENT)
         }
-        gtk_window_set_default_size(window.cast(), 960, 720)
-        headerBar = gtk_header_bar_new()
-        gtk_header_bar_set_show_close_button(headerBar.cast(), 1)
-        previousButton = Widgets.iconButton(icon: "go-previous-symbolic", accessibleName: tr("Previous Photo"),
-                                            tooltip: tr("Previous Photo (←)"))
-        nextButton = Widgets.iconButton(icon: "go-next-symbolic", accessibleName: tr("Next Photo"),
-                                        tooltip: tr("Next Photo (→)"))
-        let arrows = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)!
-        Widgets.addStyleClass(arrows, "linked")
-        gtk_container_add(arrows.container, previousButton)
-        gtk_container_add(arrows.container, nextButton)
-        gtk_header_bar_pack_start(headerBar.cast(), arrows)
-        openButton = gtk_button_new_with_mnemonic(tr("_Open on Flickr"))
-        gtk_widget_set_tooltip_text(openButton, tr("See this photo on its page on Flickr"))
-        gtk_header_bar_pack_end(headerBar.cast(), openButton)
-        gtk_window_set_titlebar(window.cast(), headerBar)
-
-        let overlay = gtk_overlay_new()!
-        canvas = gtk_drawing_area_new()
-        Widgets.addStyleClass(canvas, "photo-viewer")
-        gtk_widget_set_hexpand(canvas, 1)
-        gtk_widget_set_vexpand(canvas, 1)
-        atk_object_set_role(gtk_widget_get_accessible(canvas), ATK_ROLE_IMAGE)
-        gtk_container_add(overlay.container, canvas)
-        spinner = gtk_spinner_new()
-        gtk_widget_set_size_request(spinner, 32, 32)
-        gtk_widget_set_halign(spinner, GTK_ALIGN_END)
-        gtk_widget_set_valign(spinner, GTK_ALIGN_START)
-        Widgets.setMargins(spinner, 12)
-        gtk_widget_set_no_show_all(spinner, 1)
-        gtk_overlay_add_overlay(overlay.cast(), spinner)
-        infoLabel = gtk_label_new(nil)
-        Widgets.addStyleClass(infoLabel, "photo-viewer-info")
-        gtk_label_set_line_wrap(infoLabel.cast(), 1)
-        gtk_widget_set_halign(infoLabel, GTK_ALIGN_START)
-        gtk_widget_set_valign(infoLabel, GTK_ALIGN_END)
-        Widgets.setMargins(infoLabel, 12)
-        gtk_overlay_add_overlay(overlay.cast(), infoLabel)
-        gtk_container_add(window.container, overlay)
 
         // A swipe (touch, or a quick mouse drag) goes through the album like the arrows.
         gtk_widget_add_events(canvas, Int32(GDK_BUTTON_PRESS_MASK.rawValue | GDK_BUTTON_RELEASE_MASK.rawValue
@@ -117,7 +88,7 @@ final class PhotoViewer {
             self.image = nil
             g_object_unref(UnsafeMutableRawPointer(self.swipe))
         }
-        gtk_widget_show_all(window)
+        gtk_widget_show(window)
         show()
     }
 

@@ -1,6 +1,7 @@
 import CGtk
 import Foundation
 import GLibSwift
+import Layouts
 import TouristStore
 import Translations
 
@@ -38,55 +39,14 @@ final class PlacesSidebar {
 
     init(store: AppDatabase) {
         self.store = store
-        root = gtk_revealer_new()
+        // The layout is data/ui/places-sidebar.ui; the rows are made here, one per place.
+        let layout = Layouts.builder("places-sidebar")
+        root = layout.object("places-sidebar")
         lifetime = WidgetLifetime(root)
-        gtk_revealer_set_transition_type(root.cast(), GTK_REVEALER_TRANSITION_TYPE_SLIDE_RIGHT)
-
-        let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
-        gtk_widget_set_size_request(box, 300, -1)
-        Widgets.addStyleClass(box, "sidebar")
-        let header = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
-        Widgets.setMargins(header, 6)
-        let title = gtk_label_new(nil)!
-        gtk_label_set_markup(title.cast(), Markup.bold(tr("My Places")))
-        gtk_label_set_xalign(title.cast(), 0)
-        order = gtk_combo_box_text_new()
-        gtk_combo_box_text_append(order.cast(), "newest", tr("Newest First"))
-        gtk_combo_box_text_append(order.cast(), "name", tr("By Name"))
-        gtk_combo_box_set_active_id(order.cast(), "newest")
-        Widgets.setAccessibleName(order, tr("Sort Places"))
-        gtk_box_pack_start(header.cast(), title, 1, 1, 0)
-        gtk_box_pack_end(header.cast(), order, 0, 0, 0)
-
-        list = gtk_list_box_new()
-        gtk_list_box_set_selection_mode(list.cast(), GTK_SELECTION_SINGLE)
-        gtk_list_box_set_activate_on_single_click(list.cast(), 0)
-        Widgets.setAccessibleName(list, tr("My Places"))
-        empty = gtk_label_new(tr("No places yet.\nPress and hold on the map to drop a pin."))
-        gtk_label_set_justify(empty.cast(), GTK_JUSTIFY_CENTER)
-        Widgets.addStyleClass(empty, "dim-label")
-        Widgets.setMargins(empty, 18)
-        gtk_widget_show(empty)
-        gtk_list_box_set_placeholder(list.cast(), empty)
-        let scroller = gtk_scrolled_window_new(nil, nil)!
-        gtk_scrolled_window_set_policy(scroller.cast(), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
-        gtk_container_add(scroller.container, list)
-        footer = gtk_label_new(nil)
-        gtk_label_set_line_wrap(footer.cast(), 1)
-        gtk_label_set_xalign(footer.cast(), 0)
-        Widgets.addStyleClass(footer, "dim-label")
-        Widgets.setMargins(footer, 6)
-
-        gtk_box_pack_start(box.cast(), header, 0, 0, 0)
-        gtk_box_pack_start(box.cast(), gtk_separator_new(GTK_ORIENTATION_HORIZONTAL), 0, 0, 0)
-        gtk_box_pack_start(box.cast(), scroller, 1, 1, 0)
-        gtk_box_pack_start(box.cast(), footer, 0, 0, 0)
-        let separator = gtk_separator_new(GTK_ORIENTATION_VERTICAL)!
-        let outer = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)!
-        gtk_box_pack_start(outer.cast(), box, 1, 1, 0)
-        gtk_box_pack_start(outer.cast(), separator, 0, 0, 0)
-        gtk_container_add(root.container, outer)
-        gtk_widget_show_all(outer)
+        order = layout.object("place-order")
+        list = layout.object("places-list")
+        empty = layout.object("no-places")
+        footer = layout.object("places-footer")
 
         order.connect(.changed) { [weak self] in
             guard let self else { return }
