@@ -258,6 +258,11 @@ def test_meson_installs_the_binary_and_everything_the_desktop_needs(installed: I
                  share / "icons/hicolor/symbolic/apps" / SYMBOLIC_ICON.name):
         assert path.is_file(), f"{path} was not installed ({installed.origin})"
     assert_installed_with_translations(share, DESKTOP, METAINFO)
+    # Both apps' window layouts, and every shipped language's catalogue, where the programs look for them.
+    assert (share / "virtual-tourist" / "virtual-tourist.gresource").is_file(), f"no layouts ({installed.origin})"
+    for language in (REPO / "po" / "LINGUAS").read_text().split():
+        catalogue = share / "locale" / language / "LC_MESSAGES" / "virtual-tourist.mo"
+        assert catalogue.is_file(), f"{catalogue} was not installed ({installed.origin})"
 
 
 def assert_installed_with_translations(share: Path, desktop: Path, metainfo: Path) -> None:
