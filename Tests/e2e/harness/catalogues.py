@@ -97,11 +97,15 @@ def linguas(po_folder: Path = PO_FOLDER) -> list[str]:
 
 
 def make_template(po_folder: Path, source_root: Path, output: Path) -> Path:
-    """The template exactly as the project makes it (xgettext over po/POTFILES from the repository's root)."""
-    run(["xgettext", "--from-code=UTF-8", "--keyword=tr", "--keyword=trn:1,2", "--add-comments=Translators:",
-         "-f", str(po_folder / "POTFILES"), "-D", str(source_root), "-o", str(output)], "xgettext")
-    if not output.exists():
+    """The template exactly as the build makes it: meson's `virtual-tourist-pot` target (po/meson.build holds
+    xgettext's keywords), in a throw-away build folder; it writes po/virtual-tourist.pot, copied to `output`."""
+    build = output.parent / "meson-pot"
+    run(["meson", "setup", str(build), str(source_root), f"-Dswiftpm_scratch_path={build / 'swift'}"], "meson setup")
+    run(["ninja", "-C", str(build), f"{DOMAIN}-pot"], "xgettext (ninja virtual-tourist-pot)")
+    made = po_folder / f"{DOMAIN}.pot"
+    if not made.exists():
         raise CatalogueError("xgettext found no message in the files po/POTFILES lists: nothing to pseudo-translate")
+    shutil.copyfile(made, output)
     return output
 
 
@@ -213,7 +217,7 @@ def read_mo(path: Path) -> list[Message]:
 
 def run(command: list[str], step: str) -> None:
     if shutil.which(command[0]) is None:
-        raise CatalogueError(f"{command[0]} is not installed (Debian: gettext); the {step} step needs it")
+        raise CatalogueError(f"{command[0]} is not installed (.ci/packages lists it); the {step} step needs it")
     result = subprocess.run(command, capture_output=True, text=True, timeout=120)
     if result.returncode != 0:
         # xgettext warns once per Swift file that it reads it as C (the house's way): not the news.
