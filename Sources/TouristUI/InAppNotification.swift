@@ -1,5 +1,6 @@
 import CGtk
 import GLibSwift
+import Layouts
 import Translations
 
 /// A GNOME-style in-app notification that slides down over the content, with an optional action
@@ -15,29 +16,13 @@ final class InAppNotification {
     private var timeout: Timeout?
 
     init() {
-        root = gtk_revealer_new()
+        // The layout is data/ui/in-app-notification.ui; the message and the action's label change per notification.
+        let layout = Layouts.builder("in-app-notification")
+        root = layout.object("in-app-notification")
         lifetime = WidgetLifetime(root)
-        gtk_widget_set_halign(root, GTK_ALIGN_CENTER)
-        gtk_widget_set_valign(root, GTK_ALIGN_START)
-        gtk_revealer_set_transition_type(root.cast(), GTK_REVEALER_TRANSITION_TYPE_SLIDE_DOWN)
-
-        let frame = gtk_frame_new(nil)!
-        Widgets.addStyleClass(frame, "app-notification")
-        let box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)!
-        label = gtk_label_new(nil)
-        gtk_label_set_line_wrap(label.cast(), 1)
-        gtk_label_set_max_width_chars(label.cast(), 60)
-        gtk_label_set_xalign(label.cast(), 0)
-        actionButton = gtk_button_new_with_label("")
-        let closeButton = Widgets.iconButton(icon: "window-close-symbolic", accessibleName: tr("Close Notification"),
-                                             tooltip: tr("Close"))
-        gtk_button_set_relief(closeButton.cast(), GTK_RELIEF_NONE)
-        gtk_box_pack_start(box.cast(), label, 1, 1, 0)
-        gtk_box_pack_start(box.cast(), actionButton, 0, 0, 0)
-        gtk_box_pack_start(box.cast(), closeButton, 0, 0, 0)
-        gtk_container_add(frame.cast(), box)
-        gtk_container_add(root.cast(), frame)
-        gtk_widget_show_all(frame)
+        label = layout.object("notification-message")
+        actionButton = layout.object("notification-action")
+        let closeButton = layout.object("notification-close", as: GtkWidget.self)
 
         actionButton.connect(.clicked) { [weak self] in
             guard let self else { return }

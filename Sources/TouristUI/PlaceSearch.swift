@@ -1,6 +1,7 @@
 import CGtk
 import Foundation
 import GLibSwift
+import Layouts
 import Places
 import Translations
 
@@ -35,37 +36,14 @@ final class PlaceSearch {
 
     init(finder: PlaceFinder) {
         self.finder = finder
-        entry = gtk_search_entry_new()
+        // The layout is data/ui/place-search.ui; the rows are made here, one per result.
+        let layout = Layouts.builder("place-search")
+        entry = layout.object("search-entry")
         lifetime = WidgetLifetime(entry)
-        gtk_entry_set_placeholder_text(entry.cast(), tr("Search for a place"))
-        gtk_entry_set_width_chars(entry.cast(), 26)
-        Widgets.setAccessibleName(entry, tr("Search for a place"))
-        gtk_widget_set_tooltip_text(entry, tr("Search for a place (Ctrl+F)"))
-
-        popover = gtk_popover_new(entry)
-        // Not modal: the keyboard stays in the entry while the results follow the typing.
-        gtk_popover_set_modal(popover.cast(), 0)
-        gtk_popover_set_position(popover.cast(), GTK_POS_BOTTOM)
-        let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)!
-        Widgets.setMargins(box, 6)
-        list = gtk_list_box_new()
-        gtk_list_box_set_selection_mode(list.cast(), GTK_SELECTION_SINGLE)
-        gtk_list_box_set_activate_on_single_click(list.cast(), 1)
-        Widgets.setAccessibleName(list, tr("Places found"))
-        let statusRow = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
-        spinner = gtk_spinner_new()
-        status = gtk_label_new(nil)
-        gtk_label_set_line_wrap(status.cast(), 1)
-        gtk_label_set_max_width_chars(status.cast(), 40)
-        gtk_label_set_xalign(status.cast(), 0)
-        Widgets.addStyleClass(status, "dim-label")
-        gtk_box_pack_start(statusRow.cast(), spinner, 0, 0, 0)
-        gtk_box_pack_start(statusRow.cast(), status, 1, 1, 0)
-        gtk_box_pack_start(box.cast(), list, 0, 0, 0)
-        gtk_box_pack_start(box.cast(), statusRow, 0, 0, 0)
-        gtk_container_add(popover.container, box)
-        gtk_widget_show_all(box)
-        gtk_widget_set_size_request(popover, 320, -1)
+        popover = layout.object("search-results")
+        list = layout.object("search-results-list")
+        spinner = layout.object("search-spinner")
+        status = layout.object("search-status")
 
         // GtkSearchEntry waits for a pause in the typing before it says the text changed.
         entry.connect(.searchChanged) { [weak self] in self?.textChanged() }
