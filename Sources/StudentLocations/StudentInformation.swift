@@ -33,15 +33,16 @@ public struct StudentInformation: Sendable, Hashable, Identifiable {
         return letters.isEmpty ? "?" : String(letters).uppercased()
     }
 
-    /// The link if a browser may open it (`WebLink`, the server's rule): "example.com" (no scheme), `javascript:`,
-    /// `file:` and the like are nil, so the UI shows them as text that can't be opened.
+    /// The link if a browser may open it, as the list and the map show and open it: "www.example.com/me" (typed
+    /// without a scheme, common in real classes' data) becomes https://www.example.com/me, as in a browser;
+    /// `javascript:`, `mailto:`, `ftp:` and plain words are nil, so the UI shows them as text that can't be opened.
     public var link: URL? {
         Self.openableLink(location.mediaURL)
     }
 
-    /// `WebLink`'s URL for `text`, read without its surrounding spaces (Udacity's shared data has them).
+    /// `WebLink.url(asTyped:)` for `text`, read without its surrounding spaces (Udacity's shared data has them).
     public static func openableLink(_ text: String) -> URL? {
-        WebLink.url(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        WebLink.url(asTyped: text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 }
 

@@ -78,10 +78,37 @@ final class ModelTests: XCTestCase {
         // What a browser takes, the server accepts and the list opens: encoded as the browser would send it.
         XCTAssertEqual(student(link: "https://example.org/?q=' OR 1=1 --&x=<b>").link,
                        URL(string: "https://example.org/?q='%20OR%201=1%20--&x=%3Cb%3E"))
-        for unopenable in ["example.com", "www.example.com/page", "javascript:alert(1)", "file:///etc/passwd",
-                           "mailto:ada@example.org", "ftp://example.org", "https://", "", "https://exa mple.org"] {
+        for unopenable in ["javascript:alert(1)", "file:///etc/passwd", "mailto:ada@example.org", "ftp://example.org",
+                           "https://", "", "https://exa mple.org"] {
             XCTAssertNil(student(link: unopenable).link, unopenable)
         }
+    }
+
+    func testALinkTypedWithoutASchemeOpensAsHTTPSAsInABrowser() {
+        XCTAssertEqual(student(link: "www.example.com/me").link, URL(string: "https://www.example.com/me"))
+        XCTAssertEqual(student(link: " github.com/ada?tab=repositories ").link,
+                       URL(string: "https://github.com/ada?tab=repositories"))
+        XCTAssertEqual(student(link: "example.com:8080/page").link, URL(string: "https://example.com:8080/page"),
+                       "a port, not a scheme")
+        XCTAssertEqual(student(link: "example.org/my page").link, URL(string: "https://example.org/my%20page"))
+        XCTAssertEqual(student(link: "bücher.de").link?.scheme, "https")
+    }
+
+    func testWhatIsNotAWebAddressStillOpensNothing() {
+        for text in ["ftp://files.example.org/notes.txt", "ftp:files.example.org", "javascript:alert(1)",
+                     "javascript:1", "mailto:ada@example.org", "ada@example.org", "data:text/html,<b>hi</b>",
+                     "file:///etc/passwd", "not a link", "link", "localhost/me", "3.14", "192.168.1.1/admin",
+                     "//example.com", "example.c", "https//example.com", "exa mple.com/me"] {
+            XCTAssertNil(student(link: text).link, text)
+        }
+    }
+
+    func testTheServersRuleStillWantsTheScheme() {
+        // The server stores what `WebLink.url` accepts; only reading is lenient.
+        XCTAssertNil(WebLink.url("www.example.com/me"))
+        XCTAssertEqual(WebLink.url("https://www.example.com/me"), URL(string: "https://www.example.com/me"))
+        XCTAssertEqual(WebLink.url(asTyped: "https://www.example.com/me"), URL(string: "https://www.example.com/me"))
+        XCTAssertEqual(WebLink.url(asTyped: "HTTP://Example.org"), URL(string: "HTTP://Example.org"))
     }
 
     func testNamesAndInitials() {
