@@ -35,6 +35,9 @@ final class OnTheMapWindow {
     private let refreshButton: UnsafeMutablePointer<GtkWidget>
     private let addButton: UnsafeMutablePointer<GtkWidget>
     private let refreshSpinner: UnsafeMutablePointer<GtkWidget>
+    /// Above the map and the list: the server sent more than asked, and which students are shown.
+    private let excessBar: UnsafeMutablePointer<GtkWidget>
+    private let excessLabel: UnsafeMutablePointer<GtkWidget>
     private let loginPage: LoginPage
     private let mapPage: StudentMapPage
     private let listPage: StudentListPage
@@ -64,6 +67,7 @@ final class OnTheMapWindow {
         // Out of the window while the login page shows, so it needs a reference of its own.
         switcher = layout.object("switcher")
         switcherLifetime = WidgetLifetime(switcher)
+        (excessBar, excessLabel) = Self.addExcessBar(above: content, in: pages)
 
         loginPage = LoginPage(server: services.configuration.server)
         mapPage = StudentMapPage(tileSource: services.configuration.tileSource,
@@ -100,6 +104,9 @@ final class OnTheMapWindow {
             self?.observation?.cancel()
             self?.directory?.clear()
         }
+        excessBar.connect(.response) { [weak self] _ in
+            if let self { gtk_widget_hide(self.excessBar) }
+        }
         gtk_widget_show_all(window)
         showLogin()
         for problem in services.configuration.problems {
@@ -108,6 +115,30 @@ final class OnTheMapWindow {
     }
 
     var isOpen: Bool { lifetime.isAlive && !closing }
+
+    /// A warning bar over `content` (the Map | List stack), which moves into a box of its own in `pages` under the
+    /// same name: the layout has no row above the two pages. Hidden until a server sends too much.
+    private static func addExcessBar(above content: UnsafeMutablePointer<GtkWidget>, in pages: UnsafeMutablePointer<GtkWidget>)
+        -> (bar: UnsafeMutablePointer<GtkWidget>, label: UnsafeMutablePointer<GtkWidget>) {
+        let bar = gtk_info_bar_new()!
+        gtk_info_bar_set_message_type(bar.cast(), GTK_MESSAGE_WARNING)
+        gtk_info_bar_set_show_close_button(bar.cast(), 1)
+        gtk_widget_set_no_show_all(bar, 1)
+        let label = gtk_label_new(nil)!
+        gtk_label_set_line_wrap(label.cast(), 1)
+        gtk_label_set_xalign(label.cast(), 0)
+        gtk_widget_show(label)
+        gtk_container_add(gtk_info_bar_get_content_area(bar.cast()).container, label)
+
+        let column = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+        g_object_ref(UnsafeMutableRawPointer(content)) // the stack's reference goes with the removal
+        gtk_container_remove(pages.container, content)
+        gtk_box_pack_start(column.cast(), bar, 0, 0, 0)
+        gtk_box_pack_start(column.cast(), content, 1, 1, 0)
+        g_object_unref(UnsafeMutableRawPointer(content))
+        gtk_stack_add_named(pages.cast(), column, "students")
+        return (bar, label)
+    }
 
     func present() {
         if lifetime.isAlive { gtk_window_present(window.cast()) }
@@ -212,6 +243,7 @@ final class OnTheMapWindow {
         directory.clear()
         mapPage.show([], mine: nil)
         listPage.show([], mine: nil)
+        showExcess(nil)
         dismissFailure()
         showLogin()
         // The page is back at once; the server is told in the background and only a failure is shown.
@@ -259,6 +291,13 @@ final class OnTheMapWindow {
         gtk_widget_set_sensitive(refreshButton, 1)
         mapPage.show(directory.students, mine: mine)
         listPage.show(directory.students, mine: mine)
+        showExcess(directory.excess)
+    }
+
+    private func showExcess(_ excess: ExcessAnswer?) {
+        guard let excess else { return gtk_widget_hide(excessBar) }
+        gtk_label_set_text(excessLabel.cast(), excess.description)
+        gtk_widget_show(excessBar)
     }
 
     private func showFailure(_ error: StudentLocationsError) {

@@ -16,23 +16,34 @@ import FoundationNetworking
 public final class OnTheMapClient: StudentLocationsAPI {
     public let baseURL: URL
     private let session: URLSession
+    private let reader = AnswerReader(byteLimit: OnTheMapClient.answerByteLimit)
     private let logger: Logger
     /// "host:port", for messages.
     private let serverName: String
 
     public static let requestTimeout: TimeInterval = 15
 
-    /// `baseURL` as `ServerAddress.resolve` returns it (ending in `/v1/`). Without `session`, the client
-    /// makes its own ephemeral one, so its cookies are its own and vanish with it.
-    public init(baseURL: URL, session: URLSession? = nil, logger: Logger) {
+    /// The most of any answer the client reads. A class of 100 at the server's own field limits (2,048-character
+    /// links, 200-character places, names and keys in up to 4-byte UTF-8, slashes escaped) is under 1 MB, a real
+    /// one about 35 KB: 4 MB leaves room for any honest answer, and a service that sends 60 MB costs 4.
+    public static let answerByteLimit = 4_000_000
+
+    /// `baseURL` as `ServerAddress.resolve` returns it (ending in `/v1/`). The client makes its own ephemeral
+    /// session, so its cookies are its own and vanish with it.
+    public init(baseURL: URL, logger: Logger) {
         let text = baseURL.absoluteString
         self.baseURL = text.hasSuffix("/") ? baseURL : URL(string: text + "/") ?? baseURL
-        self.session = session ?? Self.makeSession()
+        session = URLSession(configuration: Self.sessionConfiguration(), delegate: reader, delegateQueue: nil)
         self.logger = logger
         serverName = (baseURL.host ?? text) + (baseURL.port.map { ":\($0)" } ?? "")
     }
 
-    private static func makeSession() -> URLSession {
+    deinit {
+        // The session keeps its delegate until invalidated.
+        session.finishTasksAndInvalidate()
+    }
+
+    private static func sessionConfiguration() -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = requestTimeout
         configuration.timeoutIntervalForResource = requestTimeout * 2
@@ -41,7 +52,7 @@ public final class OnTheMapClient: StudentLocationsAPI {
         // Our own storage only ever holds this server's cookies; "main document" rules don't apply to an API.
         configuration.httpCookieAcceptPolicy = .always
         configuration.httpShouldSetCookies = true
-        return URLSession(configuration: configuration)
+        return configuration
     }
 
     // MARK: Session
@@ -76,10 +87,34 @@ public final class OnTheMapClient: StudentLocationsAPI {
 
     // MARK: Locations
 
-    public func recentLocations(limit: Int) async throws(StudentLocationsError) -> [StudentInformation] {
-        let query = [("limit", String(max(0, limit))), ("order", StudentLocationOrder.newestFirst.rawValue)]
-        let json = try await send("GET", ["StudentLocation"], query: query, prefixed: false)
-        return try decode(TolerantStudentLocationList.self, from: json).students
+    /// The newest `limit`, however many the server sends: an answer over `answerByteLimit` is read up to there
+    /// and the entries whole by then count (`ExcessAnswer.cutOff`), rather than showing no one.
+    public func recentLocations(limit: Int) async throws(StudentLocationsError) -> RecentLocations {
+        let limit = max(0, limit)
+        let query = [("limit", String(limit)), ("order", StudentLocationOrder.newestFirst.rawValue)]
+        let answer = try await exchange("GET", ["StudentLocation"], query: query)
+        return try await newest(limit, in: answer)
+    }
+
+    /// Off the caller's thread, even when the main actor calls: thousands of entries take a while to decode.
+    @concurrent
+    private func newest(_ limit: Int, in answer: Answer) async throws(StudentLocationsError) -> RecentLocations {
+        let recent: RecentLocations
+        if answer.isCutOff {
+            guard let closed = CutOffList.closed(answer.body),
+                  let list = try? JSONDecoder.onTheMap().decode(TolerantStudentLocationList.self, from: closed) else {
+                logger.notice("An answer over the size limit held no whole entry", metadata: ["bytes": "\(answer.body.count)"])
+                throw Self.tooLarge
+            }
+            recent = RecentLocations(newest: limit, of: list.results, cutOffAt: Self.answerByteLimit)
+        } else {
+            recent = RecentLocations(newest: limit, of: try decode(TolerantStudentLocationList.self, from: answer.body).results,
+                                     cutOffAt: nil)
+        }
+        if let excess = recent.excess {
+            logger.notice("The server sent more locations than asked for", metadata: ["asked": "\(limit)", "excess": "\(excess)"])
+        }
+        return recent
     }
 
     public func location(of accountKey: String) async throws(StudentLocationsError) -> StudentInformation? {
@@ -128,10 +163,20 @@ public final class OnTheMapClient: StudentLocationsAPI {
         }
     }
 
-    /// Sends one request; returns the 2xx body's JSON (prefix skipped when `prefixed`), else throws.
+    /// Sends one request; returns the 2xx body's JSON (prefix skipped when `prefixed`), else throws; an answer
+    /// over `answerByteLimit` is a failure.
     private func send(_ method: String, _ path: [String], query: [(String, String)] = [], body: Data? = nil,
                       headers: [String: String] = [:], prefixed: Bool, isLogin: Bool = false)
         async throws(StudentLocationsError) -> Data {
+        let answer = try await exchange(method, path, query: query, body: body, headers: headers, isLogin: isLogin)
+        guard !answer.isCutOff else { throw Self.tooLarge }
+        return prefixed ? OnTheMapHTTP.strippingPrefix(answer.body) : answer.body
+    }
+
+    /// Sends one request; returns a 2xx answer (read up to `answerByteLimit`), else throws.
+    private func exchange(_ method: String, _ path: [String], query: [(String, String)] = [], body: Data? = nil,
+                          headers: [String: String] = [:], isLogin: Bool = false)
+        async throws(StudentLocationsError) -> Answer {
         let label = "\(method) \(path.first ?? "")" // never the path's key, query, headers or body
         var request = URLRequest(url: endpoint(path, query: query), timeoutInterval: Self.requestTimeout)
         request.httpMethod = method
@@ -142,23 +187,36 @@ public final class OnTheMapClient: StudentLocationsAPI {
         }
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         logger.debug("Request", metadata: ["request": "\(label)"])
-        let data: Data
-        let response: URLResponse
+        let answer: Answer
         do {
-            (data, response) = try await session.data(for: request)
+            answer = try await reader.answer(to: request, in: session)
         } catch {
             let mapped = StudentLocationsError.transport(error, server: serverName)
             if mapped != .cancelled { logger.notice("Request failed", metadata: ["request": "\(label)",
                                                                                  "error": "\(mapped)"]) }
             throw mapped
         }
-        guard let http = response as? HTTPURLResponse else { throw .serverFailed(detail: StudentLocationsError.notHTTP) }
+        guard let http = answer.response as? HTTPURLResponse else {
+            throw .serverFailed(detail: StudentLocationsError.notHTTP)
+        }
         guard (200..<300).contains(http.statusCode) else {
-            let error = StudentLocationsError.http(status: http.statusCode, body: data, isLogin: isLogin)
+            let error = StudentLocationsError.http(status: http.statusCode, body: answer.body, isLogin: isLogin)
             logger.notice("Request refused", metadata: ["request": "\(label)", "status": "\(http.statusCode)"])
             throw error
         }
-        return prefixed ? OnTheMapHTTP.strippingPrefix(data) : data
+        if answer.isCutOff {
+            logger.notice("Answer cut off at the size limit", metadata: ["request": "\(label)",
+                                                                         "bytes": "\(Self.answerByteLimit)"])
+        }
+        return answer
+    }
+
+    /// An answer over `answerByteLimit` that can't be used in part.
+    private static var tooLarge: StudentLocationsError {
+        // Translators: how the server failed, shown as "The server failed (its answer was larger than 4 MB)."; %@ is
+        // a size in megabytes.
+        .serverFailed(detail: String(format: tr("its answer was larger than %@ MB"), locale: Translations.formattingLocale,
+                                     (answerByteLimit / 1_000_000).formatted(.number.locale(Translations.formattingLocale))))
     }
 
     private func endpoint(_ path: [String], query: [(String, String)]) -> URL {

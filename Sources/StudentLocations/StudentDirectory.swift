@@ -27,6 +27,9 @@ public final class StudentDirectory {
     public static let pageSize = 100
 
     public private(set) var students: [StudentInformation] = []
+    /// Set when the server sent more than the `pageSize` asked for: `students` are the newest of what it sent,
+    /// and the UI says so. Kept with the students a failed refresh keeps.
+    public private(set) var excess: ExcessAnswer?
     public private(set) var state: State = .empty
     public let api: any StudentLocationsAPI
 
@@ -66,7 +69,7 @@ public final class StudentDirectory {
         let generation = generation
         state = .loading
         notify()
-        let result: Result<[StudentInformation], StudentLocationsError>
+        let result: Result<RecentLocations, StudentLocationsError>
         do {
             result = .success(try await api.recentLocations(limit: Self.pageSize))
         } catch {
@@ -74,8 +77,9 @@ public final class StudentDirectory {
         }
         guard generation == self.generation else { return }
         switch result {
-        case .success(let list):
-            students = list.sorted { $0.updatedAt > $1.updatedAt }
+        case .success(let recent):
+            students = recent.students.sorted { $0.updatedAt > $1.updatedAt }
+            excess = recent.excess
             state = .loaded
         case .failure(.cancelled):
             state = students.isEmpty ? .empty : .loaded
@@ -91,6 +95,7 @@ public final class StudentDirectory {
         inFlight?.cancel()
         inFlight = nil
         students = []
+        excess = nil
         state = .empty
         notify()
     }

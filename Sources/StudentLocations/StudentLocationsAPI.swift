@@ -37,8 +37,8 @@ public protocol StudentLocationsAPI: Sendable {
     func logIn(email: String, password: String) async throws(StudentLocationsError) -> UserSession
     /// `DELETE session`, authenticated by the XSRF cookie (Udacity) and `X-Session-Id` (self-hosted).
     func logOut(_ session: UserSession) async throws(StudentLocationsError)
-    /// The `limit` most recently updated locations, newest first.
-    func recentLocations(limit: Int) async throws(StudentLocationsError) -> [StudentInformation]
+    /// The `limit` most recently updated locations, newest first, and whether the server sent more than asked.
+    func recentLocations(limit: Int) async throws(StudentLocationsError) -> RecentLocations
     /// The newest location posted under `accountKey`, if any.
     func location(of accountKey: String) async throws(StudentLocationsError) -> StudentInformation?
     /// Creates a location; returns its objectId.

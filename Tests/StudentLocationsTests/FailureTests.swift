@@ -118,7 +118,7 @@ final class FailureTests: XCTestCase {
         let canned = try CannedServer(status: 200, body: body)
         defer { canned.stop() }
 
-        let students = try await makeClient(canned.apiURL).recentLocations(limit: 100)
+        let students = try await makeClient(canned.apiURL).recentLocations(limit: 100).students
 
         XCTAssertEqual(students.map(\.objectId), ["a", "c"])
         XCTAssertEqual(students[0].fullName, "Ada")

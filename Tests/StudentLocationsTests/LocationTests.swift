@@ -21,7 +21,7 @@ final class LocationTests: XCTestCase {
     }
 
     func testAnEmptyServerListsNoOne() async throws {
-        let students = try await client.recentLocations(limit: 100)
+        let students = try await client.recentLocations(limit: 100).students
         XCTAssertEqual(students, [])
     }
 
@@ -30,7 +30,7 @@ final class LocationTests: XCTestCase {
                            latitude: 51.5072, longitude: -0.1276)
 
         let objectId = try await client.post(sent, session: ada)
-        let students = try await client.recentLocations(limit: 100)
+        let students = try await client.recentLocations(limit: 100).students
 
         let student = try XCTUnwrap(students.first)
         XCTAssertEqual(students.count, 1)
@@ -54,9 +54,10 @@ final class LocationTests: XCTestCase {
         let all = try await client.recentLocations(limit: 100)
         let newestTwo = try await client.recentLocations(limit: 2)
 
-        XCTAssertEqual(all.map(\.objectId), [third, second, first])
-        XCTAssertEqual(newestTwo.map(\.objectId), [third, second])
-        XCTAssertEqual(all.map(\.fullName), ["Ada Lovelace", "Grace Hopper", "Ada Lovelace"])
+        XCTAssertEqual(all.students.map(\.objectId), [third, second, first])
+        XCTAssertEqual(newestTwo.students.map(\.objectId), [third, second])
+        XCTAssertNil(newestTwo.excess, "the real server sends what it is asked for")
+        XCTAssertEqual(all.students.map(\.fullName), ["Ada Lovelace", "Grace Hopper", "Ada Lovelace"])
     }
 
     func testLocationOfFindsMyNewestLocationOnly() async throws {
@@ -82,7 +83,7 @@ final class LocationTests: XCTestCase {
                                                             mediaURL: "https://paris.example.org",
                                                             latitude: 48.8566, longitude: 2.3522), session: ada)
 
-        let students = try await client.recentLocations(limit: 100)
+        let students = try await client.recentLocations(limit: 100).students
         XCTAssertEqual(students.count, 1)
         let after = try XCTUnwrap(students.first)
         XCTAssertEqual(after.objectId, objectId)
@@ -96,7 +97,7 @@ final class LocationTests: XCTestCase {
         let first = try await client.postOrUpdate(posting(for: ada, mapString: "London, UK"), session: ada)
         let second = try await client.postOrUpdate(posting(for: ada, mapString: "Paris, France"), session: ada)
 
-        let students = try await client.recentLocations(limit: 100)
+        let students = try await client.recentLocations(limit: 100).students
         XCTAssertEqual(first, second)
         XCTAssertEqual(students.map(\.mapString), ["Paris, France"])
     }
