@@ -67,7 +67,8 @@ final class OnTheMapWindow {
         // Out of the window while the login page shows, so it needs a reference of its own.
         switcher = layout.object("switcher")
         switcherLifetime = WidgetLifetime(switcher)
-        (excessBar, excessLabel) = Self.addExcessBar(above: content, in: pages)
+        excessBar = layout.object("excess-bar")
+        excessLabel = layout.object("excess-label")
 
         loginPage = LoginPage(server: services.configuration.server)
         mapPage = StudentMapPage(tileSource: services.configuration.tileSource,
@@ -115,30 +116,6 @@ final class OnTheMapWindow {
     }
 
     var isOpen: Bool { lifetime.isAlive && !closing }
-
-    /// A warning bar over `content` (the Map | List stack), which moves into a box of its own in `pages` under the
-    /// same name: the layout has no row above the two pages. Hidden until a server sends too much.
-    private static func addExcessBar(above content: UnsafeMutablePointer<GtkWidget>, in pages: UnsafeMutablePointer<GtkWidget>)
-        -> (bar: UnsafeMutablePointer<GtkWidget>, label: UnsafeMutablePointer<GtkWidget>) {
-        let bar = gtk_info_bar_new()!
-        gtk_info_bar_set_message_type(bar.cast(), GTK_MESSAGE_WARNING)
-        gtk_info_bar_set_show_close_button(bar.cast(), 1)
-        gtk_widget_set_no_show_all(bar, 1)
-        let label = gtk_label_new(nil)!
-        gtk_label_set_line_wrap(label.cast(), 1)
-        gtk_label_set_xalign(label.cast(), 0)
-        gtk_widget_show(label)
-        gtk_container_add(gtk_info_bar_get_content_area(bar.cast()).container, label)
-
-        let column = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
-        g_object_ref(UnsafeMutableRawPointer(content)) // the stack's reference goes with the removal
-        gtk_container_remove(pages.container, content)
-        gtk_box_pack_start(column.cast(), bar, 0, 0, 0)
-        gtk_box_pack_start(column.cast(), content, 1, 1, 0)
-        g_object_unref(UnsafeMutableRawPointer(content))
-        gtk_stack_add_named(pages.cast(), column, "students")
-        return (bar, label)
-    }
 
     func present() {
         if lifetime.isAlive { gtk_window_present(window.cast()) }

@@ -208,7 +208,8 @@ class Student:
 # Far from every other student and from Mountain View, so a click on their pin hits only theirs.
 LONELY = [Student("Leilani", "Kahale", "Honolulu, Hawaii", 21.307, -157.858, "https://github.com/leilani-k", ""),
           Student("Tiare", "Pakarati", "Hanga Roa, Easter Island", -27.149, -109.425, "http://tiare.example.org/", "")]
-# Links the server refuses nowadays but older servers (and Udacity's) stored: never opened.
+# Links the server refuses nowadays but older servers (and Udacity's) stored: never opened, but for the last, which the
+# app offers as https://, as browsers read it (test_on_the_map_messy_service).
 NOT_WEB_LINKS = ["ftp://files.example.org/notes.txt", "not a link", "javascript:alert(1)", "www.example.com/no-scheme"]
 CITIES = [
     ("New York", 40.71, -74.01), ("Boston", 42.36, -71.06), ("Chicago", 41.88, -87.63), ("Toronto", 43.65, -79.38),
