@@ -1,20 +1,24 @@
 import Foundation
 import WebAccess
 
-/// Keeps the disk cache filled for the tiles the map shows: fetches missing and stale tiles (a few at a time,
-/// nearest the centre first), drops fetches for tiles no longer in view, and puts basemap stand-ins where a tile
-/// cannot be had. Everything runs on its own queue; `onEvent` is called there too (hop to the main thread yourself).
+/// Keeps the disk cache filled for the tiles the map shows: fetches missing tiles and revalidates stale ones (a few
+/// at a time, nearest the centre first; a stale tile's request carries its `If-None-Match` / `If-Modified-Since`,
+/// and a `304` renews it without a download), drops fetches for tiles no longer in view, and puts basemap stand-ins
+/// where a tile cannot be had. Everything runs on its own queue; `onEvent` is called there too (hop to the main
+/// thread yourself).
 public final class TileLoader: @unchecked Sendable {
     // @unchecked: every mutable field is touched only on `queue`.
 
     public enum Event: Sendable, Equatable {
         /// A real tile was written. `replacedStandIn`: the map may still hold the stand-in it drew before.
         case arrived(TileID, replacedStandIn: Bool)
+        /// The server said the kept tile has not changed (`304`): same bytes, fresh again.
+        case renewed(TileID)
         /// A basemap tile was put in the cache for `TileID` (the tile itself or an ancestor).
         case standIn(TileID)
-        /// The tile server could not be reached; once per spell, until a tile arrives again.
+        /// The tile server could not be reached; once per spell, until it answers again (a tile, or a 304).
         case unreachable(String)
-        /// A tile arrived after the server had been unreachable.
+        /// The server answered (a tile, or a 304) after it had been unreachable.
         case reachable
         /// The basemap failed while being read; reported once.
         case basemapFailed(String)
@@ -33,6 +37,8 @@ public final class TileLoader: @unchecked Sendable {
         public var web: WebClient = .environment
         /// A tile larger than this is not a tile.
         public var maxTileBytes = 4 << 20
+        /// The clock tiles' freshness is read and counted by (tests move it on).
+        public var now: @Sendable () -> Date = { Date() }
 
         public init(template: TileURLTemplate, cache: TileCache, basemap: @escaping @Sendable () -> URL?,
                     userAgent: String) {
@@ -53,6 +59,9 @@ public final class TileLoader: @unchecked Sendable {
     /// again is not taken for the new one's.
     private var inFlight: [TileID: (fetch: Int, transfer: WebClient.Transfer?)] = [:]
     private var fetchesStarted = 0
+    /// Tiles in view the server wants asked about at every use (`no-cache`): stale again as soon as they are
+    /// answered, they are asked about once per coming into view, not once per pan.
+    private var askedThisView: Set<TileID> = []
     private var unreachable = false
     private var basemapState: BasemapState = .notOpened
 
@@ -98,12 +107,13 @@ public final class TileLoader: @unchecked Sendable {
 
     private func update(_ tiles: [TileID], probe: Bool) {
         wanted = Set(tiles)
+        askedThisView.formIntersection(wanted)
         for (tile, fetch) in inFlight where !wanted.contains(tile) {
             fetch.transfer?.cancel()
             inFlight[tile] = nil
         }
         pending = []
-        let now = Date()
+        let now = configuration.now()
         for tile in tiles where inFlight[tile] == nil {
             switch configuration.cache.state(of: tile, now: now) {
             case .fresh:
@@ -112,7 +122,9 @@ public final class TileLoader: @unchecked Sendable {
                 // Known to be offline: show the world at once rather than after a failed round trip.
                 if unreachable { putStandIn(for: tile) }
                 pending.append(tile)
-            case .stale, .standIn:
+            case .stale:
+                if !askedThisView.contains(tile) { pending.append(tile) }
+            case .standIn:
                 pending.append(tile)
             }
         }
@@ -128,8 +140,10 @@ public final class TileLoader: @unchecked Sendable {
             guard let url = configuration.template.url(for: tile) else { continue }
             fetchesStarted += 1
             let fetch = fetchesStarted
+            // A kept tile is asked for only if it changed; nothing here ever asks caches on the way to be bypassed.
+            let conditions = configuration.cache.freshness(of: tile)?.conditionalHeaders ?? []
             // Its answer comes back through the queue, so it finds the fetch recorded below.
-            let transfer = configuration.web.start(url, headers: [("User-Agent", configuration.userAgent)],
+            let transfer = configuration.web.start(url, headers: [("User-Agent", configuration.userAgent)] + conditions,
                                                    timeout: configuration.timeout,
                                                    maxBytes: configuration.maxTileBytes) { [weak self] result in
                 guard let self else { return }
@@ -157,6 +171,20 @@ public final class TileLoader: @unchecked Sendable {
         case .success(let answer):
             response = answer
         }
+        let receivedAt = configuration.now()
+        let fields = response.headers.map { (name: $0.name, value: $0.value) }
+        if response.status == 304 {
+            guard let kept = configuration.cache.freshness(of: tile) else {
+                putStandInIfMissing(tile) // nothing kept to renew (it went meanwhile)
+                return
+            }
+            let renewed = kept.renewed(byNotModified: fields, receivedAt: receivedAt)
+            configuration.cache.renew(tile, renewed)
+            if renewed.freshUntil <= receivedAt { askedThisView.insert(tile) }
+            markReachable()
+            onEvent(.renewed(tile))
+            return
+        }
         let data = response.body
         guard (200..<300).contains(response.status), Self.looksLikeAnImage(data) else {
             // The server answered (it is reachable) but has no such tile, or sent something that is not an
@@ -165,16 +193,22 @@ public final class TileLoader: @unchecked Sendable {
             return
         }
         let replacedStandIn = configuration.cache.state(of: tile) == .standIn
+        let freshness = TileFreshness(response: fields, receivedAt: receivedAt)
         do {
-            try configuration.cache.store(data, for: tile)
+            try configuration.cache.store(data, for: tile, freshness: freshness)
         } catch {
             return // a full disk: the map keeps what it has
         }
+        if freshness.freshUntil <= receivedAt { askedThisView.insert(tile) }
+        markReachable()
+        onEvent(.arrived(tile, replacedStandIn: replacedStandIn))
+    }
+
+    private func markReachable() {
         if unreachable {
             unreachable = false
             onEvent(.reachable)
         }
-        onEvent(.arrived(tile, replacedStandIn: replacedStandIn))
     }
 
     /// PNG, JPEG, GIF or WebP by their first bytes: what tile servers send (the map decodes it later).

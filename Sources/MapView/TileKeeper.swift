@@ -8,8 +8,9 @@ import MapTiles
 import Translations
 
 /// Keeps the tiles the map shows on disk (`TileLayer` draws them; osm-gps-map's own tiles are off), so the app
-/// knows when the tile server cannot be reached, refreshes tiles older than a week, and puts the built-in world
-/// basemap where no tile can be had. Says "Offline — showing saved map" while fetches fail.
+/// knows when the tile server cannot be reached, revalidates tiles once stale by the server's caching headers (a week
+/// at least), and puts the built-in world basemap where no tile can be had. Says "Offline — showing saved map"
+/// while fetches fail.
 @MainActor
 final class TileKeeper {
     static var offlineText: String { tr("Offline — showing saved map") }
@@ -86,6 +87,8 @@ final class TileKeeper {
         switch event {
         case .arrived(let tile, _), .standIn(let tile):
             onTileChanged?(tile)
+        case .renewed:
+            break // the same picture, fresh again: nothing to redraw
         case .unreachable(let reason):
             logger.notice("Tile server unreachable (\(reason)); showing saved tiles and the world basemap")
             setOffline(true)
