@@ -187,8 +187,9 @@ class _Handler(BaseHTTPRequestHandler):
         if owner.latency > 0:
             time.sleep(owner.latency)
         self.send_response(response.status)
-        self.send_header("Content-Type", response.content_type)
-        self.send_header("Content-Length", str(len(response.body)))
+        if response.status != 304:  # a 304 has no body: its headers would describe the client's kept copy
+            self.send_header("Content-Type", response.content_type)
+            self.send_header("Content-Length", str(len(response.body)))
         for name, value in response.headers.items():
             self.send_header(name, value)
         self.end_headers()

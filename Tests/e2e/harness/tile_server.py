@@ -4,10 +4,14 @@ Each tile is "land" or "sea" by a smooth function of its position, its colour sh
 and z, adjacent tiles alternate in brightness, it has a dark 1-pixel border and its address
 "z/x/y" (plus its north-west corner) written in the middle, so a screenshot shows at a glance
 whether tiles were drawn, which ones, and where.
+
+Each tile has an ETag and a Last-Modified (tiles never change), and a request that names them
+(If-None-Match, or If-Modified-Since alone) gets 304 Not Modified, as from OpenStreetMap's servers.
 """
 
 from __future__ import annotations
 
+import email.utils
 import functools
 import io
 import math
@@ -32,6 +36,7 @@ LAND = (132, 178, 96)
 BORDER = (40, 40, 40)
 LABEL_BACKGROUND = (250, 250, 250)
 LABEL_TEXT = (20, 20, 20)
+LAST_MODIFIED = "Tue, 14 Nov 2023 22:13:20 GMT"  # every tile's: they never change
 
 
 @dataclass(frozen=True)
@@ -42,6 +47,10 @@ class TileAddress:
 
     def __str__(self) -> str:
         return f"{self.z}/{self.x}/{self.y}"
+
+
+def tile_etag(z: int, x: int, y: int) -> str:
+    return f'"tile-{z}-{x}-{y}"'
 
 
 def parse_tile_path(path: str) -> TileAddress | None:
@@ -121,6 +130,7 @@ class TileServer(RecordingHTTPServer):
 
     def __init__(self, latency: float = 0.0) -> None:
         super().__init__(self._respond, latency=latency)
+        self.cache_control = "public, max-age=604800"  # a week, as OSM's tile servers say; may be changed
 
     @property
     def url_template(self) -> str:
@@ -151,6 +161,15 @@ class TileServer(RecordingHTTPServer):
                 found.append((tile, request))
         return found
 
+    def conditional_requests(self) -> list[RecordedRequest]:
+        """Tile requests that asked for the tile only if it changed."""
+        return [request for _, request in self.tile_requests()
+                if "if-none-match" in request.headers or "if-modified-since" in request.headers]
+
+    def not_modified_answers(self) -> list[RecordedRequest]:
+        """Tile requests answered 304 Not Modified."""
+        return [request for _, request in self.tile_requests() if request.status == 304]
+
     def wait_for_tile_requests(self, count: int = 1, zoom: int | None = None, timeout: float = 20.0) -> list[RecordedRequest]:
         def is_wanted_tile(request: RecordedRequest) -> bool:
             tile = parse_tile_path(request.path)
@@ -162,9 +181,20 @@ class TileServer(RecordingHTTPServer):
         tile = parse_tile_path(path)
         if tile is None:
             return Response.not_found(path)
-        return Response(
-            200,
-            render_tile(tile.z, tile.x, tile.y),
-            content_type="image/png",
-            headers={"Cache-Control": "public, max-age=604800"},  # a week, as OSM's tile servers say
-        )
+        caching = {"Cache-Control": self.cache_control, "ETag": tile_etag(tile.z, tile.x, tile.y),
+                   "Last-Modified": LAST_MODIFIED}
+        if _not_modified(headers, caching["ETag"]):
+            return Response(304, headers=caching)
+        return Response(200, render_tile(tile.z, tile.x, tile.y), content_type="image/png", headers=caching)
+
+
+def _not_modified(headers: dict[str, str], etag: str) -> bool:
+    """RFC 9110's order: If-None-Match decides when present; If-Modified-Since only without it."""
+    if "if-none-match" in headers:
+        tags = [tag.strip().removeprefix("W/") for tag in headers["if-none-match"].split(",")]
+        return "*" in tags or etag in tags
+    try:
+        since = email.utils.parsedate_to_datetime(headers["if-modified-since"])
+    except (KeyError, TypeError, ValueError):
+        return False
+    return since >= email.utils.parsedate_to_datetime(LAST_MODIFIED)
