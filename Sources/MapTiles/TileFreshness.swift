@@ -2,10 +2,9 @@ import Foundation
 
 /// What the tile server said about keeping one tile (RFC 9111, as a private cache): the validators to ask again
 /// with, and until when the kept tile may be shown without asking. OpenStreetMap's tile policy lets apps keep tiles
-/// at least a week, so a shorter lifetime (or none) is raised to `minimumLifetime`; a server's `no-cache` or
-/// `no-store` is the exception: such a tile is kept (the map draws from disk, and offline it is all there is) but
-/// asked about again, conditionally, before it is trusted. `must-revalidate` is not heeded: offline, a stale tile is
-/// still the map.
+/// at least a week, so a shorter lifetime, none, or a `no-cache`/`no-store` is raised to `minimumLifetime` (the
+/// floor is what keeps a map's panning from asking the server again). `must-revalidate` is not heeded: offline, a
+/// stale tile is still the map.
 public struct TileFreshness: Sendable, Equatable {
     public static let minimumLifetime: TimeInterval = 7 * 24 * 60 * 60
 
@@ -48,9 +47,6 @@ public struct TileFreshness: Sendable, Equatable {
 
     private static func freshUntil(_ headers: ResponseHeaders, receivedAt: Date) -> Date {
         let control = headers.cacheControl
-        if control["no-store"] != nil || control["no-cache"] == .some(nil) {
-            return receivedAt // qualified no-cache ("no-cache=Set-Cookie") is about those fields only
-        }
         // s-maxage is for shared caches; this one is private. max-age wins over Expires; either one invalid
         // means already expired, which the floor then raises.
         let lifetime: TimeInterval

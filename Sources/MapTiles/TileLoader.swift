@@ -59,9 +59,6 @@ public final class TileLoader: @unchecked Sendable {
     /// again is not taken for the new one's.
     private var inFlight: [TileID: (fetch: Int, transfer: WebClient.Transfer?)] = [:]
     private var fetchesStarted = 0
-    /// Tiles in view the server wants asked about at every use (`no-cache`): stale again as soon as they are
-    /// answered, they are asked about once per coming into view, not once per pan.
-    private var askedThisView: Set<TileID> = []
     private var unreachable = false
     private var basemapState: BasemapState = .notOpened
 
@@ -107,7 +104,6 @@ public final class TileLoader: @unchecked Sendable {
 
     private func update(_ tiles: [TileID], probe: Bool) {
         wanted = Set(tiles)
-        askedThisView.formIntersection(wanted)
         for (tile, fetch) in inFlight where !wanted.contains(tile) {
             fetch.transfer?.cancel()
             inFlight[tile] = nil
@@ -122,9 +118,7 @@ public final class TileLoader: @unchecked Sendable {
                 // Known to be offline: show the world at once rather than after a failed round trip.
                 if unreachable { putStandIn(for: tile) }
                 pending.append(tile)
-            case .stale:
-                if !askedThisView.contains(tile) { pending.append(tile) }
-            case .standIn:
+            case .stale, .standIn:
                 pending.append(tile)
             }
         }
@@ -180,7 +174,6 @@ public final class TileLoader: @unchecked Sendable {
             }
             let renewed = kept.renewed(byNotModified: fields, receivedAt: receivedAt)
             configuration.cache.renew(tile, renewed)
-            if renewed.freshUntil <= receivedAt { askedThisView.insert(tile) }
             markReachable()
             onEvent(.renewed(tile))
             return
@@ -199,7 +192,6 @@ public final class TileLoader: @unchecked Sendable {
         } catch {
             return // a full disk: the map keeps what it has
         }
-        if freshness.freshUntil <= receivedAt { askedThisView.insert(tile) }
         markReachable()
         onEvent(.arrived(tile, replacedStandIn: replacedStandIn))
     }
