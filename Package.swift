@@ -104,8 +104,8 @@ let package = Package(
                                                                 .product(name: "Logging", package: "swift-log")]),
 
         .testTarget(name: "TouristStoreTests", dependencies: ["TouristStore"]),
-        // The Python test servers (Flickr- and Nominatim-compatible) and their launcher, and helpers shared by the
-        // client and album tests.
+        // The Python test servers (Flickr-, Nominatim- and tile-server-compatible) and their launcher, and helpers shared by
+        // the client, album, place and tile tests.
         .target(name: "FlickrTestSupport", dependencies: [.product(name: "Logging", package: "swift-log")],
                 path: "Tests/FlickrTestSupport", resources: [.copy("Server")]),
         .testTarget(name: "FlickrClientTests", dependencies: ["FlickrClient", "FlickrTestSupport", "WebAccess"]),
