@@ -294,11 +294,21 @@ def test_installed_binary_reports_its_version_from_any_directory(installed: Inst
     assert result.stdout.strip() == f"{BINARY} {meson_project_version()}"
 
 
+def assert_installed_lean(folder: Path) -> None:
+    """A release install ships its programs as distributions do: no debug information, no symbol table."""
+    for binary in sorted(folder.iterdir()):
+        sections = run("readelf", "--section-headers", "--wide", binary).stdout
+        kept = [name for name in (".debug_info", ".debug_line", ".symtab") if f" {name} " in sections]
+        assert not kept, f"{binary.name} is installed with {', '.join(kept)}"
+        assert binary.stat().st_size < 100_000_000, f"{binary.name} is {binary.stat().st_size / 1e6:.0f} MB"
+
+
 def test_the_installed_binary_is_optimised_and_needs_no_toolchain_library(installed: Installation) -> None:
     build = os.environ.get("VIRTUAL_TOURIST_MESON_BUILD")
     if build:  # the build CI installed from: its configuration is what was installed
         command = swift_build_command(Path(build))
         assert command[command.index("swift-build") + 1:][1] == "release", f"not optimised ({installed.origin})"
+        assert_installed_lean(installed.prefix / "bin")
     binary = installed.prefix / "bin" / BINARY
     libraries = run("ldd", binary).stdout
     assert "not found" not in libraries, libraries
