@@ -25,7 +25,7 @@ def app_binary() -> Path:
 class App:
     """One user's installation: XDG folders that outlive restarts within a test."""
 
-    def __init__(self, home: Path, display: str, tile_url: str, flickr_url: str | None = None,
+    def __init__(self, home: Path, display: str | None, tile_url: str, flickr_url: str | None = None,
                  flickr_key: str | None = "e2e-test-key", extra_environment: dict[str, str] | None = None) -> None:
         self.home = home
         self.display = display
@@ -36,7 +36,6 @@ class App:
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
             "HOME": str(home),
             "LANG": "C.UTF-8",
-            "DISPLAY": display,
             "XDG_DATA_HOME": str(home / "data"),
             "XDG_CACHE_HOME": str(home / "cache"),
             "XDG_CONFIG_HOME": str(home / "config"),
@@ -45,6 +44,8 @@ class App:
             "VIRTUAL_TOURIST_TILE_URL": tile_url,
             "VIRTUAL_TOURIST_LOG": "debug",
         }
+        if display:  # None: no X at all (a Wayland run gives WAYLAND_DISPLAY in extra_environment)
+            self.environment["DISPLAY"] = display
         if "DBUS_SESSION_BUS_ADDRESS" in os.environ:
             self.environment["DBUS_SESSION_BUS_ADDRESS"] = os.environ["DBUS_SESSION_BUS_ADDRESS"]
         # Never the real Flickr: without a test server, a closed local port (fails at once, stays here).
