@@ -15,12 +15,16 @@ public struct PinMark: Equatable, Sendable {
     public var latitude: Double
     public var longitude: Double
     public var tint: PinTint
+    /// With clustering: never joins a cluster, so it is always drawn as itself, above the clusters
+    /// (On the Map's own pin among its classmates).
+    public var standsApart: Bool
 
-    public init(key: PinKey, latitude: Double, longitude: Double, tint: PinTint = .red) {
+    public init(key: PinKey, latitude: Double, longitude: Double, tint: PinTint = .red, standsApart: Bool = false) {
         self.key = key
         self.latitude = latitude
         self.longitude = longitude
         self.tint = tint
+        self.standsApart = standsApart
     }
 }
 
@@ -32,9 +36,14 @@ public struct PinSet: Equatable, Sendable {
     let keys: Set<PinKey>
     /// Colours other than red, by key (clusters know only keys).
     let tints: [PinKey: PinTint]
+    /// The pins that join clusters, and those that stand apart (both north to south).
+    let clustered: [PinMark]
+    let apart: [PinMark]
 
     public init(_ marks: [PinMark]) {
         self.marks = marks.sorted { $0.latitude > $1.latitude }
+        clustered = self.marks.filter { !$0.standsApart }
+        apart = self.marks.filter(\.standsApart)
         radians = self.marks.map { (Float($0.latitude * .pi / 180), Float($0.longitude * .pi / 180)) }
         keys = Set(self.marks.map(\.key))
         tints = Dictionary(self.marks.lazy.filter { $0.tint != .red }.map { ($0.key, $0.tint) },
@@ -47,7 +56,8 @@ public struct PinSet: Equatable, Sendable {
 /// Draws every pin in one osm-gps-map layer: the layer paints on each frame (also while the map is
 /// dragged) on top of the tiles, so thousands of pins cost one pass of cairo blits, not widgets or
 /// full map redraws. With `clustering`, pins that would overlap at the current zoom are drawn as one
-/// marker with their count (see `PinLayerClusters`); single pins look and behave as without it.
+/// marker with their count (see `PinLayerClusters`); single pins, and pins that stand apart, look and
+/// behave as without it.
 @MainActor
 public final class PinLayer {
     private let map: UnsafeMutablePointer<OsmGpsMap>
@@ -105,16 +115,24 @@ public final class PinLayer {
         stored = pins
         version += 1
         if let clusters {
-            // Pins shown ahead stay so until the clusters drawn include them where they are.
-            clusters.pinsChanged(stored.marks, ahead: ahead)
-        } else if !ahead.isEmpty {
-            let rows = Dictionary(stored.marks.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
-            ahead = ahead.filter { key, mark in
-                guard let row = rows[key] else { return true } // not stored yet: keep showing it
-                return abs(row.latitude - mark.latitude) > 1e-9 || abs(row.longitude - mark.longitude) > 1e-9
-            }
+            // Pins standing apart are drawn as stored at once; the others are shown ahead until the
+            // clusters drawn include them where they are.
+            settleAhead(among: stored.apart)
+            clusters.pinsChanged(stored.clustered, ahead: ahead)
+        } else {
+            settleAhead(among: stored.marks)
         }
         redraw()
+    }
+
+    /// Pins shown ahead that `rows` now have where they were shown are no longer ahead.
+    private func settleAhead(among rows: [PinMark]) {
+        guard !ahead.isEmpty, !rows.isEmpty else { return }
+        let rows = Dictionary(rows.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+        ahead = ahead.filter { key, mark in
+            guard let row = rows[key] else { return true } // not stored yet: keep showing it
+            return abs(row.latitude - mark.latitude) > 1e-9 || abs(row.longitude - mark.longitude) > 1e-9
+        }
     }
 
     /// A new cluster index is in: pins shown ahead that it has where they were shown are no longer ahead.
@@ -177,6 +195,9 @@ public final class PinLayer {
         if let floating, hit(floating.latitude, floating.longitude, x, y) { return floating }
         if isClustering {
             for mark in ahead.values where mark.key != floating?.key {
+                if hit(mark.latitude, mark.longitude, x, y) { return mark }
+            }
+            for mark in stored.apart.reversed() where mark.key != floating?.key && ahead[mark.key] == nil {
                 if hit(mark.latitude, mark.longitude, x, y) { return mark }
             }
             for cluster in (cache?.clusters ?? []).reversed() {
@@ -297,8 +318,8 @@ public final class PinLayer {
         lastFrameSeconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
     }
 
-    /// Paints the clusters (single pins as pins) and the pins shown ahead of the store, all but the
-    /// floating one, into `cr`; returns how many pins it painted (a marker counts as one).
+    /// Paints the clusters (single pins as pins), the pins standing apart and the pins shown ahead of
+    /// the store, all but the floating one, into `cr`; returns how many pins it painted (a marker counts as one).
     private func drawClusters(_ shown: [Cluster], _ cr: OpaquePointer, canvas: PinCanvas) -> Int {
         var drawn = 0
         func paintPin(_ sx: Int32, _ sy: Int32, _ tint: PinTint) {
@@ -317,6 +338,10 @@ public final class PinLayer {
             } else if let key = singlePin(cluster) {
                 paintPin(sx, sy, stored.tints[key] ?? .red)
             }
+        }
+        for mark in stored.apart where mark.key != floating?.key && ahead[mark.key] == nil {
+            let (sx, sy) = screenPoint(Float(mark.latitude * .pi / 180), Float(mark.longitude * .pi / 180))
+            paintPin(sx, sy, mark.tint)
         }
         for mark in ahead.values where mark.key != floating?.key {
             let (sx, sy) = screenPoint(Float(mark.latitude * .pi / 180), Float(mark.longitude * .pi / 180))

@@ -7,8 +7,9 @@ import MapView
 import StudentLocations
 import Translations
 
-/// The map of classmates: a pin per location (the user's own in blue); clicking a pin shows a
-/// popover with the student's name, place and link.
+/// The map of classmates: a pin per location (the user's own in blue, never in a cluster); classmates
+/// whose pins would overlap are one marker with their count, which a click zooms into; clicking a pin
+/// shows a popover with the student's name, place and link.
 @MainActor
 final class StudentMapPage {
     let mapWidget: MapWidget
@@ -25,20 +26,32 @@ final class StudentMapPage {
         mapWidget = MapWidget(tileSource: tileSource, tileCacheFolder: tileCacheFolder,
                               userAgent: OnTheMapInfo.userAgent, fetcher: tileFetcher, logger: logger)
         lifetime = WidgetLifetime(mapWidget.map)
-        pinLayer = PinLayer(map: mapWidget.map)
+        // A class lives in a few cities: its pins would hide each other at any zoom that shows them all.
+        pinLayer = PinLayer(map: mapWidget.map, clustering: true, logger: logger)
         mapWidget.pinLayer = pinLayer
         gestures = PinGestures(map: mapWidget.map, layer: pinLayer,
                                handlers: .init(activate: { [weak self] mark in self?.showDetails(of: mark) }))
         mapWidget.show(.world)
         lifetime.onDestroy { [weak self] in self?.popover = nil }
+        gtk_widget_set_has_tooltip(mapWidget.map.widget, 1)
+        mapWidget.map.widget.connect(.queryTooltip) { [weak self] x, y, keyboard, tooltip in
+            guard let self, !keyboard, let cluster = self.pinLayer.cluster(atX: Double(x), y: Double(y)) else { return false }
+            let count = cluster.count.formatted(.number.locale(Translations.formattingLocale))
+            // Translators: the tooltip of a cluster of classmates' pins on the map; %@ is how many, e.g. "12".
+            gtk_tooltip_set_text(tooltip, String(format: trn("%@ classmate — click to zoom in", "%@ classmates — click to zoom in",
+                                                             cluster.count),
+                                                 locale: Translations.formattingLocale, count))
+            return true
+        }
     }
 
     /// Draws a pin per student; `mine` (the user's account key) gets the blue pin.
     func show(_ students: [StudentInformation], mine: String?) {
         self.students = students
         pinLayer.setPins(students.enumerated().map { index, student in
+            // The user's own pin stays itself, so they find themselves among the clusters.
             PinMark(key: PinKey(index), latitude: student.latitude, longitude: student.longitude,
-                    tint: student.uniqueKey == mine ? .blue : .red)
+                    tint: student.uniqueKey == mine ? .blue : .red, standsApart: student.uniqueKey == mine)
         })
         closeDetails()
     }
