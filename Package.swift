@@ -44,6 +44,9 @@ let package = Package(
                        providers: [.apt(["libgeonames-dev"])]),
         .systemLibrary(name: "CPwquality", pkgConfig: "pwquality",
                        providers: [.apt(["libpwquality-dev"])]),
+        // On the Map's "Stay logged in": the session in the user's keyring (Secret Service).
+        .systemLibrary(name: "CSecret", pkgConfig: "libsecret-1",
+                       providers: [.apt(["libsecret-1-dev"])]),
         // The few GLib/GTK functions Swift cannot call directly (macros, variadics, the main-queue bridge).
         .target(name: "CShims", dependencies: ["CGtk"],
                 linkerSettings: [.linkedLibrary("dispatch")]),
@@ -162,7 +165,7 @@ let package = Package(
         .target(name: "StudentLocations", dependencies: ["Translations", "OnTheMapAPI", .product(name: "Logging", package: "swift-log")]),
         // Login page, map and list window, Add Location dialog.
         .target(name: "OnTheMapUI", dependencies: ["Layouts", "Translations", "CGtk", "COsmGpsMap", "CShims", "GLibSwift", "MapView",
-                                                  "StudentLocations", "Places",
+                                                  "StudentLocations", "Places", "CSecret",
                                                   .product(name: "Logging", package: "swift-log")]),
         .executableTarget(name: "on-the-map", dependencies: ["Layouts", "Translations", "OnTheMapUI", "StudentLocations", "Places", "GLibSwift", "AppLogging",
                                                            "MapTiles",

@@ -26,7 +26,7 @@ struct LoginBody: Decodable {
     }
 }
 
-/// `/v1/session` and `/v1/users/{key}`: log in, log out, public names. Every answer is prefixed.
+/// `/v1/session` and `/v1/users/{key}`: log in, check a kept session, log out, public names. Every answer is prefixed.
 struct SessionRoutes: Sendable {
     let accounts: AccountRegistry
     let sessions: SessionAuthority
@@ -48,6 +48,7 @@ struct SessionRoutes: Sendable {
             }
         }
         prefixed.delete("v1/session") { request, _ in try await logout(request) }
+        prefixed.get("v1/session") { request, _ in try await current(request) }
         prefixed.get("v1/users/:key") { _, context in try await user(context.parameters.require("key")) }
     }
 
@@ -88,6 +89,15 @@ struct SessionRoutes: Sendable {
         try await sessions.end(session)
         let body = SessionEnded(session: SessionInfo(id: session.id, expiration: session.stored.expiresAt))
         return try APIResponse.json(body, prefixed: true, headers: sessions.clearingCookies())
+    }
+
+    /// The request's session if it is still live (401 if not): how a client that kept a session checks it
+    /// before resuming, since no read of locations or names looks at the session.
+    private func current(_ request: Request) async throws -> Response {
+        let session = try await sessions.authenticate(request, xsrf: .checkedIfSent)
+        let body = SessionResponse(account: .init(registered: true, key: session.stored.accountKey),
+                                   session: SessionInfo(id: session.id, expiration: session.stored.expiresAt))
+        return try APIResponse.json(body, prefixed: true)
     }
 
     private func user(_ key: String) async throws -> Response {

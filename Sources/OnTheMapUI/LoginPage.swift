@@ -3,10 +3,11 @@ import Foundation
 import GLibSwift
 import Layouts
 import StudentLocations
+import Translations
 
 /// The login page: email, password, the server (folded away under "Server"), Log In and Sign Up.
 /// Log In is sensitive only when both fields are filled; while a login runs the form is
-/// insensitive and a spinner turns.
+/// insensitive and a spinner turns. "Stay logged in" shows once the keyring has answered, insensitive where none does.
 @MainActor
 final class LoginPage {
     let root: UnsafeMutablePointer<GtkWidget>
@@ -17,7 +18,10 @@ final class LoginPage {
     private let logInButton: UnsafeMutablePointer<GtkWidget>
     private let signUpButton: UnsafeMutablePointer<GtkWidget>
     private let spinner: UnsafeMutablePointer<GtkWidget>
+    private let stayLoggedInButton: UnsafeMutablePointer<GtkWidget>
+    private let sessionEndedLabel: UnsafeMutablePointer<GtkWidget>
     private var busy = false
+    private var keyringAnswers = false
 
     /// The user asked to log in with these; the server is already checked (`ServerAddress`).
     var onLogIn: ((_ email: String, _ password: String, _ server: URL) -> Void)?
@@ -34,6 +38,8 @@ final class LoginPage {
         logInButton = layout.object("log-in-button")
         signUpButton = layout.object("sign-up-button")
         spinner = layout.object("spinner")
+        stayLoggedInButton = layout.object("stay-logged-in")
+        sessionEndedLabel = layout.object("session-ended")
 
         // Run from the build folder the app's icon is not installed: the theme's pin stands in.
         let installed = gtk_icon_theme_has_icon(gtk_icon_theme_get_default(), OnTheMapInfo.id) != 0
@@ -84,6 +90,40 @@ final class LoginPage {
         }
     }
 
+    // MARK: Staying logged in
+
+    /// Whether a keyring answered, so the box's state means something.
+    var canStayLoggedIn: Bool { keyringAnswers }
+
+    /// Whether the user asked to keep the session for the next start (only where a keyring answers).
+    var staysLoggedIn: Bool {
+        lifetime.isAlive && keyringAnswers && gtk_toggle_button_get_active(stayLoggedInButton.cast()) != 0
+    }
+
+    /// Shows "Stay logged in" once the keyring has answered: usable if it did, else insensitive, saying why.
+    func offerStayingLoggedIn(keyringAnswers: Bool) {
+        guard lifetime.isAlive else { return }
+        self.keyringAnswers = keyringAnswers
+        if !keyringAnswers {
+            gtk_toggle_button_set_active(stayLoggedInButton.cast(), 0)
+            gtk_widget_set_tooltip_text(stayLoggedInButton, tr("No unlocked keyring answers on this computer, so your session can't be kept."))
+        }
+        gtk_widget_set_sensitive(stayLoggedInButton, (keyringAnswers && !busy).gboolean)
+        gtk_widget_show(stayLoggedInButton)
+    }
+
+    /// Ticked when the page comes back after a kept session, so logging in again keeps the new one.
+    func setStaysLoggedIn(_ stays: Bool) {
+        guard lifetime.isAlive else { return }
+        gtk_toggle_button_set_active(stayLoggedInButton.cast(), stays.gboolean)
+    }
+
+    /// "Your session ended; please log in again." above the form, until the next login.
+    func showSessionEnded(_ shown: Bool) {
+        guard lifetime.isAlive else { return }
+        if shown { gtk_widget_show(sessionEndedLabel) } else { gtk_widget_hide(sessionEndedLabel) }
+    }
+
     /// While a login runs: the form insensitive, the spinner turning.
     func setBusy(_ busy: Bool) {
         guard lifetime.isAlive else { return }
@@ -91,6 +131,7 @@ final class LoginPage {
         gtk_widget_set_sensitive(emailEntry, (!busy).gboolean)
         gtk_widget_set_sensitive(passwordEntry, (!busy).gboolean)
         gtk_widget_set_sensitive(serverEntry, (!busy).gboolean)
+        gtk_widget_set_sensitive(stayLoggedInButton, (!busy && keyringAnswers).gboolean)
         if busy { gtk_spinner_start(spinner.cast()) } else { gtk_spinner_stop(spinner.cast()) }
         updateSensitivity()
     }

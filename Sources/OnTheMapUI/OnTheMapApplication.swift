@@ -53,7 +53,7 @@ public final class OnTheMapApplication {
         if window?.isOpen != true {
             window = OnTheMapWindow(application: desktop.application, services: .init(
                 configuration: configuration, finder: finder, logger: logger, makeClient: services.makeClient,
-                tileFetcher: services.tiles))
+                tileFetcher: services.tiles, sessionKeeper: services.sessionKeeper))
         }
         window?.present()
     }

@@ -12,11 +12,15 @@ public struct OnTheMapServices {
     public var geocoder: NominatimGeocoder
     /// Starts each map's tile fetching.
     public var tiles: TileFetcherFactory
+    /// Where "Stay logged in" keeps the session: the user's keyring in the app; without one, nothing is offered.
+    public var sessionKeeper: any SessionKeeper
 
     public init(makeClient: @escaping (URL) -> any StudentLocationsAPI, geocoder: NominatimGeocoder,
-                tiles: @escaping TileFetcherFactory) {
+                tiles: @escaping TileFetcherFactory,
+                sessionKeeper: any SessionKeeper = InMemorySessionKeeper(available: false)) {
         self.makeClient = makeClient
         self.geocoder = geocoder
         self.tiles = tiles
+        self.sessionKeeper = sessionKeeper
     }
 }

@@ -21,6 +21,8 @@ final class OnTheMapWindow {
         var makeClient: (URL) -> any StudentLocationsAPI
         /// Starts each map's tile fetching.
         var tileFetcher: TileFetcherFactory
+        /// Where "Stay logged in" keeps the session.
+        var sessionKeeper: any SessionKeeper
     }
 
     let window: UnsafeMutablePointer<GtkWidget>
@@ -45,6 +47,9 @@ final class OnTheMapWindow {
     private var directory: StudentDirectory?
     private var observation: ObservationToken?
     private var loginTask: Task<Void, Never>?
+    private let resumption: SessionResumption
+    /// The keyring's writes, one after another, so a Log Out's forget never lands after the next login's keep.
+    private var keyringWork: Task<Void, Never>?
     private var failureAlert: UnsafeMutablePointer<GtkWidget>?
     private var refreshAction: OpaquePointer?
     private var addAction: OpaquePointer?
@@ -53,6 +58,7 @@ final class OnTheMapWindow {
 
     init(application: UnsafeMutablePointer<GtkApplication>, services: Services) {
         self.services = services
+        resumption = SessionResumption(keeper: services.sessionKeeper, makeClient: services.makeClient)
         let layout = Layouts.builder("on-the-map-window")
         window = layout.object("window") // a toplevel: GTK keeps it once the layout goes
         lifetime = WidgetLifetime(window)
@@ -110,6 +116,7 @@ final class OnTheMapWindow {
         }
         gtk_widget_show_all(window)
         showLogin()
+        resumeKeptSession()
         for problem in services.configuration.problems {
             Alert.show(over: window, kind: GTK_MESSAGE_WARNING, title: tr("A setting was not usable"), message: problem)
         }
@@ -127,8 +134,12 @@ final class OnTheMapWindow {
         guard lifetime.isAlive, !closing else { return }
         closing = true
         gtk_widget_hide(window)
-        mapPage.mapWidget.cancelTileDownloads { [window, lifetime] in
-            if lifetime.isAlive { gtk_widget_destroy(window) }
+        // A session being kept or forgotten is finished first: the app ends with the window.
+        Task { [keyringWork, mapPage, window, lifetime] in
+            await keyringWork?.value
+            mapPage.mapWidget.cancelTileDownloads {
+                if lifetime.isAlive { gtk_widget_destroy(window) }
+            }
         }
     }
 
@@ -191,15 +202,17 @@ final class OnTheMapWindow {
         switch result {
         case .success(let session):
             services.logger.info("Logged in to \(server.host ?? server.absoluteString) as account \(session.accountKey)")
-            services.configuration.rememberServer(server)
-            self.session = session
-            let directory = StudentDirectory(api: api)
-            self.directory = directory
-            observation = directory.observe { [weak self] in self?.directoryChanged() }
-            loginPage.reset(focusPassword: false)
-            gtk_stack_set_visible_child_name(content.cast(), "map")
-            showStudents()
-            refresh()
+            if loginPage.canStayLoggedIn {
+                let stay = loginPage.staysLoggedIn
+                inKeyringOrder { [resumption, logger = services.logger] in
+                    do throws(SessionKeepingError) {
+                        try await resumption.loggedIn(session, server: server, stay: stay)
+                    } catch {
+                        logger.warning("\(error)")
+                    }
+                }
+            }
+            start(session, api: api, server: server)
         case .failure(.cancelled):
             loginPage.setBusy(false)
         case .failure(let error):
@@ -210,8 +223,23 @@ final class OnTheMapWindow {
         }
     }
 
+    /// Logged in or resumed: the class on the map.
+    private func start(_ session: UserSession, api: any StudentLocationsAPI, server: URL) {
+        services.configuration.rememberServer(server)
+        self.session = session
+        let directory = StudentDirectory(api: api)
+        self.directory = directory
+        observation = directory.observe { [weak self] in self?.directoryChanged() }
+        loginPage.reset(focusPassword: false)
+        loginPage.showSessionEnded(false)
+        gtk_stack_set_visible_child_name(content.cast(), "map")
+        showStudents()
+        refresh()
+    }
+
     private func logOut() {
         guard let session, let directory else { return }
+        inKeyringOrder { [resumption] in await resumption.loggedOut() }
         let api = directory.api
         self.session = nil
         observation?.cancel()
@@ -239,6 +267,50 @@ final class OnTheMapWindow {
         let message = String(format: tr("%@ The server ends your session by itself when it expires."),
                              locale: Translations.formattingLocale, error.description)
         Alert.show(over: window, kind: GTK_MESSAGE_WARNING, title: tr("Logged out on this computer only"), message: message)
+    }
+
+    // MARK: Staying logged in
+
+    /// At start: the keyring is asked off the main loop while the login page waits; a live kept session skips it.
+    private func resumeKeptSession() {
+        loginPage.setBusy(true)
+        loginTask = Task { [weak self, resumption] in
+            let answers = await resumption.keeper.isAvailable()
+            self?.loginPage.offerStayingLoggedIn(keyringAnswers: answers)
+            self?.resumed(answers ? await resumption.resume() : .nothingKept)
+        }
+    }
+
+    private func resumed(_ outcome: SessionResumption.Outcome) {
+        loginTask = nil
+        guard lifetime.isAlive, !closing else { return }
+        switch outcome {
+        case .nothingKept:
+            loginPage.setBusy(false)
+            loginPage.focus()
+        case .resumed(let session, let api, let server):
+            services.logger.info("Resumed a kept session on \(server.host ?? server.absoluteString) as account \(session.accountKey)")
+            loginPage.setStaysLoggedIn(true)
+            start(session, api: api, server: server)
+        case .ended:
+            loginPage.setBusy(false)
+            loginPage.setStaysLoggedIn(true)
+            loginPage.showSessionEnded(true)
+            loginPage.focus()
+        case .failed(let error):
+            // Kept for the next start: the server may only be out of reach.
+            loginPage.setBusy(false)
+            loginPage.setStaysLoggedIn(true)
+            Alert.show(over: window, title: error.title, message: error.description)
+        }
+    }
+
+    private func inKeyringOrder(_ work: @escaping @MainActor () async -> Void) {
+        let previous = keyringWork
+        keyringWork = Task {
+            await previous?.value
+            await work()
+        }
     }
 
     // MARK: The students

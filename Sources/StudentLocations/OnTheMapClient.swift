@@ -68,6 +68,27 @@ public final class OnTheMapClient: StudentLocationsAPI {
                            firstName: user.firstName, lastName: user.lastName)
     }
 
+    /// A 401 or 403 to `GET session` means the server ended the session; a server without that route (404, 405:
+    /// Udacity's) cannot say, so the session is trusted until a write is refused.
+    public func resume(accountKey: String, sessionId: String, expiration: Date)
+        async throws(StudentLocationsError) -> UserSession {
+        var live = expiration
+        do throws(StudentLocationsError) {
+            let json = try await send("GET", ["session"], headers: [OnTheMapHTTP.sessionIdHeader: sessionId], prefixed: true)
+            let checked = try decode(SessionResponse.self, from: json)
+            guard checked.account.key == accountKey else { throw .notLoggedIn }
+            live = checked.session.expiration
+        } catch {
+            guard case .refused(let status, _) = error else { throw error }
+            guard status == 404 || status == 405 else { throw status == 403 ? .notLoggedIn : error }
+            logger.info("The server can't check a kept session; trusting it until a write is refused")
+        }
+        let user = try decode(PublicUserData.self, from: try await send("GET", ["users", accountKey], prefixed: true))
+        logger.info("Resumed a kept session", metadata: ["account": "\(accountKey)"])
+        return UserSession(accountKey: accountKey, sessionId: sessionId, expiration: live,
+                           firstName: user.firstName, lastName: user.lastName)
+    }
+
     /// A session that already ended or expired (401) counts as logged out.
     public func logOut(_ userSession: UserSession) async throws(StudentLocationsError) {
         do {

@@ -35,6 +35,9 @@ public struct UserSession: Sendable, Equatable, CustomStringConvertible {
 public protocol StudentLocationsAPI: Sendable {
     /// `POST session`, then `GET users/{key}` for the student's names.
     func logIn(email: String, password: String) async throws(StudentLocationsError) -> UserSession
+    /// Takes up a session kept from an earlier run: `GET session` checks it is still live (`.notLoggedIn` if the
+    /// server ended it), then `GET users/{key}` for the names.
+    func resume(accountKey: String, sessionId: String, expiration: Date) async throws(StudentLocationsError) -> UserSession
     /// `DELETE session`, authenticated by the XSRF cookie (Udacity) and `X-Session-Id` (self-hosted).
     func logOut(_ session: UserSession) async throws(StudentLocationsError)
     /// The `limit` most recently updated locations, newest first, and whether the server sent more than asked.

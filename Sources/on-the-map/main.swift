@@ -33,6 +33,7 @@ let configuration = OnTheMapConfiguration(environment: environment)
 let services = OnTheMapServices(
     makeClient: { server in OnTheMapClient(baseURL: server, logger: logger) },
     geocoder: NominatimGeocoder(endpoint: configuration.geocoder, userAgent: OnTheMapInfo.userAgent, logger: logger),
-    tiles: { TileLoader($0, onEvent: $1) })
+    tiles: { TileLoader($0, onEvent: $1) },
+    sessionKeeper: KeyringSessionKeeper())
 let application = OnTheMapApplication(configuration: configuration, services: services, logger: logger)
 exit(application.run())

@@ -139,4 +139,31 @@ final class SessionTests: XCTestCase {
             XCTAssertFalse(text.contains(secret), "the log holds a secret")
         }
     }
+
+    // MARK: Resuming a kept session
+
+    func testAKeptSessionResumesInANewClientWithTheNames() async throws {
+        let key = try await server.addStudent(email: "ada@example.org", firstName: "Ada", lastName: "Lovelace")
+        let kept = try await makeClient(server.apiURL).logIn(email: "ada@example.org", password: "correct horse")
+
+        let later = makeClient(server.apiURL) // a new run: no cookies
+        let resumed = try await later.resume(accountKey: key, sessionId: kept.sessionId, expiration: kept.expiration)
+
+        XCTAssertEqual(resumed, kept)
+        _ = try await later.post(posting(for: resumed), session: resumed) // the kept id writes
+    }
+
+    func testASessionTheServerEndedDoesNotResume() async throws {
+        let key = try await server.addStudent(email: "ada@example.org")
+        let client = makeClient(server.apiURL)
+        let kept = try await client.logIn(email: "ada@example.org", password: "correct horse")
+        try await client.logOut(kept)
+
+        do {
+            _ = try await makeClient(server.apiURL).resume(accountKey: key, sessionId: kept.sessionId, expiration: kept.expiration)
+            XCTFail("an ended session resumed")
+        } catch {
+            XCTAssertEqual(error, .notLoggedIn)
+        }
+    }
 }
