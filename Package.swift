@@ -163,7 +163,7 @@ let package = Package(
         // MARK: On the Map desktop client (issue 10) — talks to the server only over HTTP.
         // The API client, `StudentInformation` and the observable student directory. No GTK.
         .target(name: "StudentLocations", dependencies: ["Translations", "OnTheMapAPI", .product(name: "Logging", package: "swift-log")]),
-        // Login page, map and list window, Add Location dialog.
+        // Login page, map and list window, Add Location dialog; the kept session in the keyring (libsecret).
         .target(name: "OnTheMapUI", dependencies: ["Layouts", "Translations", "CGtk", "COsmGpsMap", "CShims", "GLibSwift", "MapView",
                                                   "StudentLocations", "Places", "CSecret",
                                                   .product(name: "Logging", package: "swift-log")]),

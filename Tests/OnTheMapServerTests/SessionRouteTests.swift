@@ -80,6 +80,22 @@ class SessionRouteTests: ServerTestCase {
         try assertError(none, 401, prefixed: true, containing: "Log in first")
     }
 
+    func testAKeptSessionIsCheckedWithoutSideEffectsUntilItEnds() async throws {
+        let student = try await loggedInStudent()
+        for _ in 0..<2 { // a check changes nothing: asked twice, the same answer
+            let check = try await client.send("GET", "/v1/session", headers: ["X-Session-Id": student.sessionId])
+            XCTAssertEqual(check.status, 200, check.text)
+            XCTAssertTrue(check.isPrefixed)
+            let body = try check.decode(SessionResponse.self)
+            XCTAssertEqual(body.session.id, student.sessionId)
+            XCTAssertEqual(body.account.key, student.key)
+        }
+        try assertError(try await client.send("GET", "/v1/session"), 401, prefixed: true)
+        _ = try await client.send("DELETE", "/v1/session", headers: ["X-Session-Id": student.sessionId])
+        let ended = try await client.send("GET", "/v1/session", headers: ["X-Session-Id": student.sessionId])
+        try assertError(ended, 401, prefixed: true)
+    }
+
     func testSessionExpiresAfterItsLifetime() async throws {
         try await restart { $0.sessionLifetime = 3600 }
         let student = try await loggedInStudent()
@@ -159,6 +175,7 @@ final class SessionRoutePostgresTests: SessionRouteTests {
     override func testMalformedLoginBodiesAre400() async throws { try await super.testMalformedLoginBodiesAre400() }
     override func testLogoutByCookieNeedsTheXSRFHeaderAndEndsTheSession() async throws { try await super.testLogoutByCookieNeedsTheXSRFHeaderAndEndsTheSession() }
     override func testLogoutBySessionIdHeaderNeedsNoXSRF() async throws { try await super.testLogoutBySessionIdHeaderNeedsNoXSRF() }
+    override func testAKeptSessionIsCheckedWithoutSideEffectsUntilItEnds() async throws { try await super.testAKeptSessionIsCheckedWithoutSideEffectsUntilItEnds() }
     override func testSessionExpiresAfterItsLifetime() async throws { try await super.testSessionExpiresAfterItsLifetime() }
     override func testRepeatedFailedLoginsForOneAccountAre429WithRetryAfter() async throws { try await super.testRepeatedFailedLoginsForOneAccountAre429WithRetryAfter() }
     override func testRepeatedFailedLoginsFromOneAddressAre429AcrossAccounts() async throws { try await super.testRepeatedFailedLoginsFromOneAddressAre429AcrossAccounts() }
