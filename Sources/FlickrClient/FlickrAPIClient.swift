@@ -94,6 +94,17 @@ public final class FlickrAPIClient: FlickrSearching {
             throw .invalidEndpoint(Redaction.redactedDescription(of: configuration.endpoint))
         }
         let kept = (components.queryItems ?? []).filter { !Self.ownParameters.contains($0.name) }
+        var takenDates: [URLQueryItem] = []
+        if let years = query.takenYears {
+            guard (1...9999).contains(years.lowerBound), (1...9999).contains(years.upperBound) else {
+                throw .invalidSearch(tr("the years must be between 1 and 9999"))
+            }
+            // MySQL datetimes in Flickr's own form; both ends are inclusive.
+            takenDates = [
+                URLQueryItem(name: "min_taken_date", value: String(format: "%04d-01-01 00:00:00", years.lowerBound)),
+                URLQueryItem(name: "max_taken_date", value: String(format: "%04d-12-31 23:59:59", years.upperBound)),
+            ]
+        }
         components.queryItems = kept + [
             URLQueryItem(name: "method", value: Self.searchMethod),
             URLQueryItem(name: "api_key", value: apiKey.value),
@@ -110,7 +121,7 @@ public final class FlickrAPIClient: FlickrSearching {
             URLQueryItem(name: "page", value: String(query.page)),
             URLQueryItem(name: "format", value: "json"),
             URLQueryItem(name: "nojsoncallback", value: "1"),
-        ]
+        ] + takenDates
         // URLComponents leaves "+" alone in queries, but servers read it as a space.
         components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
         guard let url = components.url else {
@@ -121,7 +132,8 @@ public final class FlickrAPIClient: FlickrSearching {
 
     private static let ownParameters: Set<String> = [
         "method", "api_key", "lat", "lon", "radius", "radius_units", "min_upload_date", "safe_search",
-        "content_type", "media", "extras", "per_page", "page", "format", "nojsoncallback",
+        "content_type", "media", "extras", "per_page", "page", "format", "nojsoncallback", "min_taken_date",
+        "max_taken_date",
     ]
 
     /// Six decimals (about 10 cm), never in exponent notation.

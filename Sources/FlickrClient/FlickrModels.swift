@@ -10,14 +10,17 @@ public struct FlickrSearchQuery: Sendable, Hashable {
     public var perPage: Int?
     /// `nil` means the configuration's radius.
     public var radiusKilometers: Double?
+    /// Only photos taken in these years (`min_taken_date`/`max_taken_date`); `nil` means any time.
+    public var takenYears: ClosedRange<Int>?
 
     public init(latitude: Double, longitude: Double, page: Int = 1, perPage: Int? = nil,
-                radiusKilometers: Double? = nil) {
+                radiusKilometers: Double? = nil, takenYears: ClosedRange<Int>? = nil) {
         self.latitude = latitude
         self.longitude = longitude
         self.page = page
         self.perPage = perPage
         self.radiusKilometers = radiusKilometers
+        self.takenYears = takenYears
     }
 }
 

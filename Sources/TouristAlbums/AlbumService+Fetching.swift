@@ -32,7 +32,9 @@ extension AlbumService {
     ///   the pin's first place).
     /// - parameter dropped: the pin as its insert wrote it, for a pin just dropped (no album, nothing seen): it
     ///   is not read again before the first search.
-    func fetch(_ pinID: Int64, newCollection: Bool, token: UUID, attempt: Int = 1, dropped: Pin? = nil) async {
+    /// - parameter takenIn: the years to search; `.albums` keeps the album's own time (any time for a new one).
+    func fetch(_ pinID: Int64, newCollection: Bool, token: UUID, attempt: Int = 1, dropped: Pin? = nil,
+               takenIn period: SearchPeriod = .albums) async {
         setActivity(.searching, pinID, token: token)
         let store = self.store
         let known: (pin: Pin, previous: Album?, seen: Set<String>)
@@ -44,14 +46,20 @@ extension AlbumService {
         }
         let (pin, previous, seen) = known
 
+        let years: ClosedRange<Int>?
+        switch period {
+        case .albums: years = previous?.takenYears
+        case .chosen(let chosen): years = chosen
+        }
         var page = 1
-        if newCollection, let previous {
+        // Another time starts from its first page; the same time goes on to another page.
+        if newCollection, let previous, previous.takenYears == years {
             page = AlbumPaging.randomPage(pages: previous.pages, perPage: previous.perPage, currentPage: previous.page)
         }
         let result: FlickrSearchPage
         do {
             result = try await searcher.searchPhotos(FlickrSearchQuery(latitude: pin.latitude, longitude: pin.longitude,
-                                                                     page: page, perPage: albumSize))
+                                                                     page: page, perPage: albumSize, takenYears: years))
         } catch {
             guard error != .cancelled, isCurrent(token, pinID) else { return }
             logger.warning("Search for pin \(pinID) failed: \(error.userMessage)")
@@ -72,7 +80,7 @@ extension AlbumService {
                   largeURL: photo.largeImageURL?.absoluteString, license: photo.license, position: index)
         }
         let album = Album(pinId: pinID, page: result.page, pages: result.pages, total: result.total,
-                          perPage: result.perPage)
+                          perPage: result.perPage, takenYears: years)
         let searchedAt = (latitude: pin.latitude, longitude: pin.longitude)
         let inserted: [Photo]
         do {
@@ -80,7 +88,7 @@ extension AlbumService {
         } catch StoreError.pinMoved {
             // Moved while we searched: this album belongs to the old place.
             guard isCurrent(token, pinID), attempt < 3 else { return }
-            return await fetch(pinID, newCollection: newCollection, token: token, attempt: attempt + 1)
+            return await fetch(pinID, newCollection: newCollection, token: token, attempt: attempt + 1, takenIn: period)
         } catch StoreError.pinNotFound {
             return // deleted while we searched
         } catch {
@@ -92,6 +100,14 @@ extension AlbumService {
         failedPhotos[pinID] = []
         logger.debug("Pin \(pinID): page \(result.page) of \(result.pages), \(inserted.count) photos")
         await download(inserted, pinID: pinID, token: token)
+    }
+
+    /// Which years a run searches.
+    enum SearchPeriod {
+        /// The album's own time, any time for a pin without an album.
+        case albums
+        /// A time just chosen (nil: any time).
+        case chosen(ClosedRange<Int>?)
     }
 
     /// The pin where the store has it now, its album and the photos its albums have shown; nil (the run stops) if

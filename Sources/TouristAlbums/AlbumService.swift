@@ -117,6 +117,15 @@ public final class AlbumService {
         start(pinID) { service, token in await service.fetch(pinID, newCollection: true, token: token) }
     }
 
+    /// Starts a new collection of photos taken in `years` (nil: any time); the album keeps that time, and New
+    /// Collection stays within it. Whatever the album was doing stops.
+    public func showPhotos(ofPin pinID: Int64, takenIn years: ClosedRange<Int>?) {
+        if runs[pinID] != nil { cancel(pinID: pinID) }
+        start(pinID) { service, token in
+            await service.fetch(pinID, newCollection: true, token: token, takenIn: .chosen(years))
+        }
+    }
+
     /// Downloads one photo again, whatever made it fail: a failed download, or a file that turned
     /// out not to decode (it is replaced).
     public func retry(photoID: Int64, ofPin pinID: Int64) {

@@ -14,14 +14,31 @@ public struct Album: Codable, FetchableRecord, PersistableRecord, Equatable, Sen
     /// The page size the album was fetched with.
     public var perPage: Int
     public var fetchedAt: Date
+    /// The first and last year the album's photos were taken in; both nil for any time.
+    public var takenFromYear: Int?
+    public var takenToYear: Int?
 
-    public init(pinId: Int64, page: Int, pages: Int, total: Int, perPage: Int, fetchedAt: Date = Date()) {
+    public init(pinId: Int64, page: Int, pages: Int, total: Int, perPage: Int, fetchedAt: Date = Date(),
+                takenYears: ClosedRange<Int>? = nil) {
         self.pinId = pinId
         self.page = page
         self.pages = pages
         self.total = total
         self.perPage = perPage
         self.fetchedAt = fetchedAt
+        self.takenYears = takenYears
+    }
+
+    /// The years the album's photos were taken in (its time, "2010s"), or nil for any time.
+    public var takenYears: ClosedRange<Int>? {
+        get {
+            guard let takenFromYear, let takenToYear, takenFromYear <= takenToYear else { return nil }
+            return takenFromYear...takenToYear
+        }
+        set {
+            takenFromYear = newValue?.lowerBound
+            takenToYear = newValue?.upperBound
+        }
     }
 
     /// The location has no photos at all.
@@ -32,6 +49,8 @@ public struct Album: Codable, FetchableRecord, PersistableRecord, Equatable, Sen
         case page, pages, total
         case perPage = "per_page"
         case fetchedAt = "fetched_at"
+        case takenFromYear = "taken_from_year"
+        case takenToYear = "taken_to_year"
     }
 
     public enum Columns {

@@ -112,6 +112,14 @@ extension AppDatabase {
             }
         }
 
+        migrator.registerMigration("v6-album-time") { db in
+            // The time an album shows ("2010s"); NULL, as in older databases, is any time.
+            try db.alter(table: "album") { t in
+                t.add(column: "taken_from_year", .integer)
+                t.add(column: "taken_to_year", .integer)
+            }
+        }
+
         // Migrations for future versions go here.
 
         return migrator

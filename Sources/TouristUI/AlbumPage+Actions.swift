@@ -1,4 +1,5 @@
-// What the album page does when asked: New Collection, a photo clicked (retried or removed), deletions made final.
+// What the album page does when asked: New Collection, another time, a photo clicked (retried or removed), deletions
+// made final.
 import TouristStore
 import Translations
 
@@ -7,6 +8,14 @@ extension AlbumPage {
         guard let pinID else { return }
         finishPendingDeletions()
         albums.newCollection(ofPin: pinID)
+    }
+
+    /// Another time chosen for the album: a new collection of photos taken then.
+    func chooseTime(_ years: ClosedRange<Int>?) {
+        guard let pinID else { return }
+        if let album = contents.album, album.takenYears == years, !albums.activity(ofPin: pinID).isBusy { return }
+        finishPendingDeletions()
+        albums.showPhotos(ofPin: pinID, takenIn: years)
     }
 
     /// A click: a failed photo is tried again; a photo is removed (with Undo), once the album is whole.

@@ -33,6 +33,9 @@ final class AlbumPage {
     private let retryButton: UnsafeMutablePointer<GtkWidget>
     private let preferencesButton: UnsafeMutablePointer<GtkWidget>
     private let menu = PhotoMenu()
+    private let timeChooser: AlbumTimeChooser
+    /// The album time the chooser was last brought in line with (nil: not yet for this pin).
+    private var shownTime: ClosedRange<Int>??
 
     private(set) var pinID: Int64?
     /// Where the page is with its album: read whole (its rows and pictures) before it goes on screen, then watched.
@@ -81,6 +84,7 @@ final class AlbumPage {
         statusLabel = layout.object("album-status")
         retryButton = layout.object("retry-button")
         preferencesButton = layout.object("preferences-button")
+        timeChooser = AlbumTimeChooser(decadeBox: layout.object("album-decade"), yearBox: layout.object("album-year"))
 
         let photoScroller: UnsafeMutablePointer<GtkWidget> = layout.object("photo-scroller")
         gtk_container_add(photoScroller.container, grid.flowBox)
@@ -105,6 +109,7 @@ final class AlbumPage {
             }
         }
         preferencesButton.connect(.clicked) { [weak self] in self?.onShowPreferences?() }
+        timeChooser.onChoose = { [weak self] years in self?.chooseTime(years) }
         grid.onClicked = { [weak self] tile in self?.clicked(tile) }
         grid.onOpen = { [weak self] tile in self?.view(tile.photo) }
         grid.onDelete = { [weak self] tile in self?.deleteFromKeyboard(tile) }
@@ -168,6 +173,7 @@ final class AlbumPage {
         reading?.cancel()
         contents = AlbumContents(album: nil, photos: [])
         isRead = false
+        shownTime = nil
         let scale = gtk_widget_get_scale_factor(root)
         reading = Task { [weak self, store, pictures] in
             let snapshot = try? await AlbumSnapshot.read(pinID: pinID, store: store, pictures: pictures,
@@ -280,6 +286,12 @@ final class AlbumPage {
             gtk_revealer_set_reveal_child(progressRevealer.cast(), 0)
         }
 
+        // Only a change of the album's time moves the chooser: a search for a time just chosen keeps it shown.
+        if shownTime != .some(contents.album?.takenYears) {
+            shownTime = .some(contents.album?.takenYears)
+            timeChooser.show(contents.album?.takenYears)
+        }
+
         let complete = albums.isComplete(contents, pinID: pinID)
         let canRefresh = complete && albums.hasOtherCollections(contents)
         gtk_widget_set_sensitive(newCollectionButton, canRefresh.gboolean)
@@ -308,6 +320,10 @@ final class AlbumPage {
         guard lifetime.isAlive, let pinID else { return }
         let activity = albums.activity(ofPin: pinID)
         defer { shownActivity = activity }
+        if activity != shownActivity, case .failed = activity { // the time chosen was not reached
+            shownTime = .some(contents.album?.takenYears)
+            timeChooser.show(contents.album?.takenYears)
+        }
         guard case .shown = phase, activity != shownActivity, case .failed(let trouble) = activity, contents.album != nil else { return }
         // Translators: a failed search's title, then what to do, e.g. "Flickr is unreachable. Check your connection."
         notification.show(String(format: tr("%1$@. %2$@"), locale: Translations.formattingLocale, trouble.title, trouble.message))

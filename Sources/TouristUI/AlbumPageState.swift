@@ -25,6 +25,8 @@ enum AlbumPageState: Equatable {
         } else if contents.photos.isEmpty {
             if activity.isBusy {
                 self = .searching
+            } else if contents.album?.isEmpty == true, contents.album?.takenYears != nil {
+                self = .noImages(description: tr("Nobody has shared photos taken near this place at that time. Choose another time."))
             } else if contents.album?.isEmpty == true {
                 self = .noImages(description: tr("Nobody has shared photos taken near this place on Flickr yet. Try a pin nearby."))
             } else {

@@ -18,6 +18,8 @@ Search results are deterministic, computed from lat/lon/page/per_page. By defaul
   i % 11 == 0   no "title" and no "ownername"
   otherwise     url_n (320 px) and url_q; width_n a string for even i, a number for odd i
   i % 7 != 6    also url_z (640 px); and url_b (1024 px) unless i % 3 == 2
+Photo i was taken on taken_date(i) (mid-June of 2000 + i % 26, sent as "datetaken"); min_taken_date and
+max_taken_date (MySQL datetimes or Unix times, both inclusive) keep a place's photos of those dates, in order.
 On odd pages "total" is a string and the other paging numbers are numbers; on even pages the other
 way round. "farm" alternates number/string. {"insecure_url_n": true} (POST /__control) makes every
 url_n a plain-http address on another host, which clients must not use.
@@ -183,6 +185,19 @@ def total_for(lat, lon):
         return STATE.default_total
 
 
+def taken_date(index):
+    """When the place's photo `index` was taken, as Flickr writes dates: "2015-06-15 12:00:00"."""
+    return "%04d-06-15 12:00:00" % (2000 + index % 26)
+
+
+def mysql_datetime(value):
+    """A min/max_taken_date as a comparable MySQL datetime (Flickr takes both forms); ValueError if neither."""
+    if value.isdigit():
+        return time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(int(value)))
+    time.strptime(value[:10], "%Y-%m-%d")
+    return value
+
+
 def photo_entry(base_url, lat, lon, index):
     digest = hashlib.sha1(("%s#%d" % (place_key(lat, lon), index)).encode()).hexdigest()
     seed = int(hashlib.sha1(place_key(lat, lon).encode()).hexdigest()[:6], 16)
@@ -200,6 +215,7 @@ def photo_entry(base_url, lat, lon, index):
         "isfriend": 0,
         "isfamily": 0,
         "license": str(index % 11),
+        "datetaken": taken_date(index),
     }
     if index % 11 != 0:
         entry["title"] = "Photo %d near %.2f, %.2f" % (index, lat, lon)
@@ -253,17 +269,23 @@ def search(base_url, query):
         radius = float(query.get("radius", "5"))
         per_page = int(query.get("per_page", "100"))
         page = int(query.get("page", "1"))
+        taken_from = mysql_datetime(query["min_taken_date"]) if "min_taken_date" in query else None
+        taken_to = mysql_datetime(query["max_taken_date"]) if "max_taken_date" in query else None
     except ValueError:
         return flickr_fail(18, "Illogical arguments")
     if not 0 < radius < 32:
         return flickr_fail(18, "Illogical arguments")
     per_page = max(1, min(per_page, 500))
     page = max(1, page)
-    total = total_for(lat, lon)
+    indices = range(total_for(lat, lon))
+    if taken_from is not None or taken_to is not None:
+        indices = [i for i in indices if (taken_from is None or taken_date(i) >= taken_from)
+                   and (taken_to is None or taken_date(i) <= taken_to)]
+    total = len(indices)
     pages = int(math.ceil(total / per_page)) if total else 0
     first = (page - 1) * per_page
     last = min(page * per_page, total, MAX_REACHABLE)
-    photos = [photo_entry(base_url, lat, lon, i) for i in range(first, last)]
+    photos = [photo_entry(base_url, lat, lon, indices[i]) for i in range(first, last)]
     if page % 2:
         paging = {"page": page, "pages": pages, "perpage": per_page, "total": str(total)}
     else:
