@@ -33,6 +33,8 @@ let package = Package(
         // Photo downloads: HTTP/2 (one multiplexed connection to a CDN) or HTTP/1.1 keep-alive, on SwiftNIO.
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // Places in and out: Organic Maps' and Google Earth's KMZ are zip archives.
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         // System libraries: a modulemap and a one-line umbrella header each.
@@ -94,10 +96,18 @@ let package = Package(
         // Albums: search, store and download a pin's photos; no GTK, no HTTP of its own.
         .target(name: "TouristAlbums", dependencies: ["Translations", "FlickrClient", "TouristStore", "KeptFiles",
                                                       .product(name: "Logging", package: "swift-log")]),
-        // Windows, pages and widgets.
         // Names pins: offline from libgeonames at once, refined online by Nominatim. No GTK.
         .target(name: "TouristPlaces", dependencies: ["Translations", "TouristStore", "Places",
                                                     .product(name: "Logging", package: "swift-log")]),
+        // Places in and out: GPX 1.1, KML 2.2/KMZ and GeoJSON (Google Takeout's and Organic Maps' among them) read and
+        // written, hostile files refused whole. No GTK, no store.
+        .target(name: "PlaceFiles", dependencies: ["Translations", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
+        // The user's own geotagged photos: read with libgexiv2 (Shotwell's EXIF/XMP library), indexed in a GRDB
+        // database of their own, found near a place. Never writes a photo. No GTK.
+        .systemLibrary(name: "CGexiv2", pkgConfig: "gexiv2", providers: [.apt(["libgexiv2-dev"])]),
+        .target(name: "OwnPhotos", dependencies: ["Translations", "CGexiv2", .product(name: "GRDB", package: "GRDB.swift"),
+                                                .product(name: "Logging", package: "swift-log")]),
+        // Windows, pages and widgets.
         .target(name: "TouristUI", dependencies: ["Layouts", "Translations", "CGtk", "COsmGpsMap", "CShims", "GLibSwift", "MapView", "TouristStore",
                                                  "TouristAlbums", "TouristPlaces", "Places", "FlickrClient", "WebAccess", "KeptFiles",
                                                  .product(name: "Logging", package: "swift-log")]),
@@ -184,6 +194,8 @@ let package = Package(
         .testTarget(name: "WebAccessTests", dependencies: ["WebAccess", "FlickrTestSupport"]),
         .testTarget(name: "MapTilesTests", dependencies: ["MapTiles", "FlickrTestSupport", "WebAccess",
                                                         .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "PlaceFilesTests", dependencies: ["PlaceFiles"]),
+        .testTarget(name: "OwnPhotosTests", dependencies: ["OwnPhotos"]),
         .testTarget(name: "OnTheMapUITests", dependencies: ["OnTheMapUI", "MapView", "StudentLocations"]),
     ],
     swiftLanguageModes: [.v6]
