@@ -60,6 +60,6 @@ public struct Pin: Codable, FetchableRecord, MutablePersistableRecord, Identifia
 public enum PlaceNameSource: String, Codable, Sendable {
     /// The nearest city, from the cities database on this computer: given at once, replaced when online.
     case offline
-    /// An online geocoder (Nominatim), asked once per place: final.
+    /// An online geocoder (Nominatim), asked once per place, or a name kept from a file the user imported: final.
     case online
 }
