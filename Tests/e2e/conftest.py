@@ -71,13 +71,13 @@ def screenshot(display: str, artifacts: ArtifactFolder):
 
 @pytest.fixture
 def make_app(tmp_path: Path, display: str, tiles: TileServer, flickr: FlickrServer, artifacts: ArtifactFolder):
-    """Builds an App for this test (not started), talking to the local tile and Flickr servers;
-    every one is stopped at teardown."""
+    """Builds an App for this test (not started), talking to the local tile and Flickr servers; options: App's
+    (extra_environment …) and app_class, a subclass of App to build. Every one is stopped at teardown."""
     apps: list[App] = []
 
-    def make(**options) -> App:
+    def make(app_class: type[App] = App, **options) -> App:
         options.setdefault("flickr_url", flickr.rest_url)
-        app = App(tmp_path / f"home{len(apps)}", display, tiles.url_template, **options)
+        app = app_class(tmp_path / f"home{len(apps)}", display, tiles.url_template, **options)
         apps.append(app)
         return app
 
@@ -134,14 +134,15 @@ def nominatim():
 @pytest.fixture
 def make_on_the_map_app(tmp_path: Path, display: str, tiles: TileServer, on_the_map_server, artifacts: ArtifactFolder):
     """Builds an OnTheMapApp (not started) against the seeded server and the tile server; options:
-    geocoder_url, extra_environment. Every one is stopped at teardown and its logs kept."""
+    geocoder_url, extra_environment, and app_class, a subclass of OnTheMapApp to build. Every one is stopped at
+    teardown and its logs kept."""
     if not otm.app_binary().exists():
         pytest.skip(f"no on-the-map binary at {otm.app_binary()}: build it (swift build) or set ON_THE_MAP_BIN")
     apps: list[otm.OnTheMapApp] = []
 
-    def make(**options) -> otm.OnTheMapApp:
-        app = otm.OnTheMapApp(tmp_path / f"on-the-map-home{len(apps)}", display, on_the_map_server.api_url,
-                              tiles.url_template, **options)
+    def make(app_class: type[otm.OnTheMapApp] = otm.OnTheMapApp, **options) -> otm.OnTheMapApp:
+        app = app_class(tmp_path / f"on-the-map-home{len(apps)}", display, on_the_map_server.api_url,
+                        tiles.url_template, **options)
         apps.append(app)
         return app
 

@@ -18,7 +18,6 @@ import re
 import sqlite3
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Callable, Iterator
 
 import pytest
@@ -398,20 +397,11 @@ class TranslatedTourist(App):
 
 
 @pytest.fixture
-def make_tourist(tmp_path: Path, display: str, tiles, flickr, artifacts, catalogues: Catalogues):
-    apps: list[TranslatedTourist] = []
-
+def make_tourist(make_app, catalogues: Catalogues):
+    """make_tourist(language): conftest's make_app, running in `language` with the session's catalogues."""
     def make(language: str) -> TranslatedTourist:
-        app = TranslatedTourist(tmp_path / f"home{len(apps)}", display, tiles.url_template, flickr_url=flickr.rest_url,
-                                extra_environment=catalogues.environment(language))
-        apps.append(app)
-        return app
-
-    yield make
-    for app in apps:
-        app.stop()
-        for launch in range(1, app.launches + 1):
-            artifacts.keep_copy(app.home / f"app-{launch}.log")
+        return make_app(app_class=TranslatedTourist, extra_environment=catalogues.environment(language))
+    return make
 
 
 def map_box(walk: Walk) -> tuple[int, int, int, int]:
@@ -590,22 +580,12 @@ class TranslatedOnTheMap(otm.OnTheMapApp):
 
 
 @pytest.fixture
-def make_on_the_map(tmp_path: Path, display: str, tiles, on_the_map_server, artifacts, catalogues: Catalogues):
-    if not otm.app_binary().exists():
-        pytest.skip(f"no on-the-map binary at {otm.app_binary()}: build it (swift build) or set ON_THE_MAP_BIN")
-    apps: list[TranslatedOnTheMap] = []
-
+def make_on_the_map(make_on_the_map_app, catalogues: Catalogues):
+    """make_on_the_map(language): conftest's make_on_the_map_app, running in `language` with the session's
+    catalogues."""
     def make(language: str) -> TranslatedOnTheMap:
-        app = TranslatedOnTheMap(tmp_path / f"on-the-map-home{len(apps)}", display, on_the_map_server.api_url,
-                                 tiles.url_template, extra_environment=catalogues.environment(language))
-        apps.append(app)
-        return app
-
-    yield make
-    for app in apps:
-        app.stop()
-        for launch in range(1, app.launches + 1):
-            artifacts.keep_copy(app.home / f"on-the-map-{launch}.log")
+        return make_on_the_map_app(app_class=TranslatedOnTheMap, extra_environment=catalogues.environment(language))
+    return make
 
 
 def type_into(walk: Walk, english: str, text: str, roles: tuple[str, ...] = ("text",)) -> None:
