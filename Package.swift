@@ -57,7 +57,7 @@ let package = Package(
         // The Flickr key meson bakes into Virtual Tourist (a C macro), built by Virtual Tourist only.
         .target(name: "CFlickrBuildKey"),
         // Thin Swift layer over GObject: references, signals as closures, the main-loop bridge.
-        .target(name: "GLibSwift", dependencies: ["CGtk", "CShims", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "GLibSwift", dependencies: ["CGtk", "CShims", "Translations", .product(name: "Logging", package: "swift-log")]),
         // gettext for both apps' user-visible text (one catalogue, po/) and the user's locale for numbers and dates.
         .systemLibrary(name: "CIntl"),
         .target(name: "Translations", dependencies: ["CIntl"]),

@@ -10,11 +10,12 @@ public final class DesktopApplication {
     /// Followed from startup (GTK must be initialised) to shutdown.
     public private(set) var colorScheme: DesktopColorScheme?
 
-    public init(id: String, programName: String, name: String) {
+    /// - parameter opensFiles: whether files given on the command line or by "Open With" come to `.open` handlers.
+    public init(id: String, programName: String, name: String, opensFiles: Bool = false) {
         // AT-SPI names the app by its program name; the shell shows the application name.
         g_set_prgname(programName)
         g_set_application_name(name)
-        application = gtk_application_new(id, GApplicationFlags(rawValue: 0))
+        application = gtk_application_new(id, opensFiles ? G_APPLICATION_HANDLES_OPEN : GApplicationFlags(rawValue: 0))
         // Connected before the apps' own startup handlers, so their first window is already in the desktop's style.
         application.connect(.startup) { [weak self] in
             self?.colorScheme = DesktopColorScheme(logger: Logger(label: programName))

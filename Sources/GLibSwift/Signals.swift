@@ -1,3 +1,4 @@
+import Foundation
 import CGtk
 
 /// A signal whose C handler is `void (*)(GObject *instance, gpointer user_data)`.
@@ -84,6 +85,11 @@ public struct SwipeSignal: Sendable {
     public static let swipe = SwipeSignal()
 }
 
+/// GApplication::open: the files the app was started with or asked to open (needs G_APPLICATION_HANDLES_OPEN).
+public struct OpenSignal: Sendable {
+    public static let open = OpenSignal()
+}
+
 public typealias SignalHandlerID = UInt
 
 private typealias VoidHandler = @MainActor () -> Void
@@ -92,6 +98,7 @@ private typealias PointerHandler = @MainActor (UnsafeMutableRawPointer?) -> Void
 private typealias IntHandler = @MainActor (Int32) -> Void
 private typealias DrawHandler = @MainActor (OpaquePointer) -> Bool
 private typealias SwipeHandler = @MainActor (_ velocityX: Double, _ velocityY: Double) -> Void
+private typealias OpenHandler = @MainActor ([URL]) -> Void
 private typealias TooltipHandler = @MainActor (_ x: Int32, _ y: Int32, _ keyboard: Bool, OpaquePointer) -> Bool
 
 private let voidThunk: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, data in
@@ -135,6 +142,17 @@ private let tooltipThunk: @convention(c) (UnsafeMutableRawPointer?, Int32, Int32
 private let swipeThunk: @convention(c) (UnsafeMutableRawPointer?, Double, Double, UnsafeMutableRawPointer?) -> Void = { _, velocityX, velocityY, data in
     let box = ClosureBox<SwipeHandler>.from(data)
     MainActor.assumeIsolated { box.body(velocityX, velocityY) }
+}
+
+private let openThunk: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<OpaquePointer?>?, Int32,
+                                       UnsafePointer<CChar>?, UnsafeMutableRawPointer?) -> Void = { _, files, count, _, data in
+    let box = ClosureBox<OpenHandler>.from(data)
+    let urls: [URL] = (0..<Int(max(count, 0))).compactMap { index in
+        guard let file = files?[index], let path = g_file_get_path(file) else { return nil } // a URI with no local path
+        defer { g_free(path) }
+        return URL(fileURLWithPath: String(cString: path))
+    }
+    MainActor.assumeIsolated { box.body(urls) }
 }
 
 @MainActor
@@ -195,6 +213,12 @@ extension GObjectPointer {
                         _ handler: @escaping @MainActor (_ velocityX: Double, _ velocityY: Double) -> Void) -> SignalHandlerID {
         let box = ClosureBox<SwipeHandler>(handler)
         return connectThunk(rawObject, signal.name, unsafeBitCast(swipeThunk, to: UnsafeRawPointer.self), box)
+    }
+
+    @MainActor @discardableResult
+    public func connect(_ signal: OpenSignal, _ handler: @escaping @MainActor ([URL]) -> Void) -> SignalHandlerID {
+        let box = ClosureBox<OpenHandler>(handler)
+        return connectThunk(rawObject, "open", unsafeBitCast(openThunk, to: UnsafeRawPointer.self), box)
     }
 
     @MainActor

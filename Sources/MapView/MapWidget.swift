@@ -147,6 +147,16 @@ public final class MapWidget {
         osm_gps_map_set_center_and_zoom(map, Float(latitude), Float(longitude), Int32(zoom))
     }
 
+    /// Shows every one of `points`, as close as the window allows but no closer than street level.
+    public func show(around points: [(latitude: Double, longitude: Double)]) {
+        guard lifetime.isAlive, let first = points.first else { return }
+        if points.count == 1 { return show(MapViewport(latitude: first.latitude, longitude: first.longitude, zoom: 13)) }
+        let latitudes = points.map(\.latitude), longitudes = points.map(\.longitude)
+        osm_gps_map_zoom_fit_bbox(map, Float(latitudes.min()!), Float(latitudes.max()!),
+                                  Float(longitudes.min()!), Float(longitudes.max()!))
+        if viewport.zoom > 15 { show(MapViewport(latitude: viewport.latitude, longitude: viewport.longitude, zoom: 15)) }
+    }
+
     public var canZoomIn: Bool { viewport.zoom < Self.maxZoom }
     public var canZoomOut: Bool { viewport.zoom > Self.minZoom }
 

@@ -1,24 +1,31 @@
 import CGtk
 import CShims
-import GLibSwift
+import Foundation
 import Translations
 
 /// Modal alerts: a bold title, a sentence under it, and buttons; `done` gets the chosen response
 /// (`GTK_RESPONSE_DELETE_EVENT` when closed with Escape or the window manager).
 @MainActor
-enum Alert {
-    struct Button {
-        var label: String
-        var response: GtkResponseType
-        var suggested = false
-        var destructive = false
+public enum Alert {
+    public struct Button {
+        public var label: String
+        public var response: GtkResponseType
+        public var suggested: Bool
+        public var destructive: Bool
+
+        public init(label: String, response: GtkResponseType, suggested: Bool = false, destructive: Bool = false) {
+            self.label = label
+            self.response = response
+            self.suggested = suggested
+            self.destructive = destructive
+        }
     }
 
     /// Computed, so the label is translated after `Translations.setUp()` whenever it is first used.
-    static var ok: Button { Button(label: tr("OK"), response: GTK_RESPONSE_OK, suggested: true) }
+    public static var ok: Button { Button(label: tr("OK"), response: GTK_RESPONSE_OK, suggested: true) }
 
     @discardableResult
-    static func show(over parent: UnsafeMutablePointer<GtkWidget>?, kind: GtkMessageType = GTK_MESSAGE_ERROR,
+    public static func show(over parent: UnsafeMutablePointer<GtkWidget>?, kind: GtkMessageType = GTK_MESSAGE_ERROR,
                      title: String, message: String, buttons: [Button] = [ok],
                      done: @escaping @MainActor (GtkResponseType) -> Void = { _ in }) -> UnsafeMutablePointer<GtkWidget> {
         let parentWindow: UnsafeMutablePointer<GtkWindow>? = parent.map { $0.cast() }
