@@ -6,9 +6,8 @@ accessible names and roles, nothing else."""
 from __future__ import annotations
 
 import json
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import pytest
 
@@ -17,6 +16,7 @@ from harness.geo import screen_point
 from harness.map import PIN_HEAD_ABOVE_TIP, WORLD_CENTRE, WORLD_ZOOM, map_box
 from harness.on_the_map import Account, OnTheMapApp, OnTheMapServer, SeededClass
 from harness.screenshots import shows_near, wait_until_screen_shows
+from harness.stand_in_api import StandInApi
 from harness.user_input import UserInput
 from harness.waiting import wait_until
 from harness.xdotool import xdotool
@@ -181,7 +181,7 @@ def test_a_stopped_server_is_reported_as_unreachable(ui, on_the_map_class, on_th
     ui.wait_for_classmates()
 
 
-class FailingServer:
+class FailingServer(StandInApi):
     """Answers every request with 500 and a JSON error, as a server with its database down."""
 
     def __init__(self) -> None:
@@ -199,16 +199,7 @@ class FailingServer:
 
             def log_message(self, *arguments) -> None:
                 pass
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    @property
-    def api_url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}/v1/"
-
-    def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        super().__init__(Handler)
 
 
 def test_a_failing_server_is_reported_as_a_server_failure(make_on_the_map_app, user, on_the_map_class, screenshot):

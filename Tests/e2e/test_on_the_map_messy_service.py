@@ -7,12 +7,12 @@ from __future__ import annotations
 import functools
 import http.client
 import json
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from urllib.parse import parse_qs, urlsplit
 
 from harness.accessibility import AccessibleApp
+from harness.stand_in_api import StandInApi
 from harness.waiting import wait_until
 from test_on_the_map import UI, logged_in, ui  # noqa: F401 (fixtures)
 
@@ -53,7 +53,7 @@ def flood() -> tuple[bytes, list[str]]:
     return body, names
 
 
-class MessyService:
+class MessyService(StandInApi):
     """The real server behind a proxy: while `flooding`, the class's list is the 60 MB flood (sent at `FLOOD_PACE`,
     counting what got out before the client hung up); everything else (logging in, the user's names, every request
     once flooding stops) goes to the real server as sent."""
@@ -113,17 +113,7 @@ class MessyService:
             def log_message(self, *arguments) -> None:
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    @property
-    def api_url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}/v1/"
-
-    def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        super().__init__(Handler)
 
 
 def peak_memory_megabytes(pid: int) -> int:
