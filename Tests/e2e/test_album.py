@@ -35,12 +35,26 @@ def wait_until_pin_drawn(app, head: tuple[int, int]) -> None:
     wait_until_screen_shows(app, lambda image: shows_near(image, head, is_pin_red), f"the map drew the pin at {head}")
 
 
+def start_and_open_album(app, user, head: tuple[int, int]) -> AccessibleApp:
+    """Starts the (stopped) app and clicks the pin whose head is at `head` once the map draws it."""
+    app.start()
+    accessible = AccessibleApp()
+    wait_until_pin_drawn(app, head)
+    user.click(*head)
+    return accessible
+
+
+def shown_whole(app, accessible, pin_id: int) -> list[tuple]:
+    """The pin's photos once every one is on disk and shown (none loading); falsy until then."""
+    photos = app.photos(pin_id)
+    names = tile_names(accessible)
+    return photos and all(path for _, _, path in photos) and len(names) == len(photos) and LOADING not in names \
+        and photos
+
+
 def wait_for_complete_album(app, accessible, pin_id: int, timeout: float = 30) -> list[tuple]:
     def complete():
-        photos = app.photos(pin_id)
-        names = tile_names(accessible)
-        return (photos and all(path for _, _, path in photos) and len(names) == len(photos)
-                and LOADING not in names and new_collection_enabled(accessible) and photos)
+        return (photos := shown_whole(app, accessible, pin_id)) and new_collection_enabled(accessible) and photos
     return app.wait_until(complete, timeout, "every photo arrived and is shown, and New Collection is enabled")
 
 
@@ -167,10 +181,7 @@ def test_an_album_on_disk_reopens_at_once_without_any_request(app, flickr, user,
     assert app.quit() == 0
     requests_before = len(flickr.requests())
 
-    app.start()
-    accessible = AccessibleApp()
-    wait_until_pin_drawn(app, head)
-    user.click(*head)
+    accessible = start_and_open_album(app, user, head)
     accessible.find("Back", "push button")
     wait_for_complete_album(app, accessible, pin[0], timeout=5)
     screenshot("reopened")

@@ -5,7 +5,7 @@ keeps its time across a restart, and New Collection stays within it."""
 from __future__ import annotations
 
 from harness.accessibility import AccessibleApp
-from test_album import LOADING, drop_album_pin, tile_names, wait_for_complete_album, wait_until_pin_drawn
+from test_album import drop_album_pin, shown_whole, start_and_open_album, wait_for_complete_album
 
 
 def taken_year(flickr_id: str) -> int:
@@ -32,12 +32,7 @@ def chosen(accessible: AccessibleApp, box: str) -> str:
 
 def wait_for_whole_album(app, accessible, pin_id: int, timeout: float = 30) -> list[tuple]:
     """Every photo is on disk and shown (a single year's album has one page: New Collection stays off)."""
-    def whole():
-        photos = app.photos(pin_id)
-        names = tile_names(accessible)
-        return photos and all(path for _, _, path in photos) and len(names) == len(photos) and LOADING not in names \
-            and photos
-    return app.wait_until(whole, timeout, "every photo arrived and is shown")
+    return app.wait_until(lambda: shown_whole(app, accessible, pin_id), timeout, "every photo arrived and is shown")
 
 
 def searches_for(flickr, minimum: str, maximum: str) -> list[dict]:
@@ -83,10 +78,7 @@ def test_an_album_switched_to_a_decade_and_a_year_keeps_its_time(app, flickr, us
     # Kept: after a restart the album opens from disk in 2015, and says so.
     assert app.quit() == 0
     requests_before = len(flickr.requests())
-    app.start()
-    accessible = AccessibleApp()
-    wait_until_pin_drawn(app, head)
-    user.click(*head)
+    accessible = start_and_open_album(app, user, head)
     wait_for_whole_album(app, accessible, pin_id, timeout=10)
     assert app.photos(pin_id) == photos
     assert len(flickr.requests()) == requests_before, "the album of 2015 came from disk"
