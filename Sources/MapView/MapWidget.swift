@@ -152,8 +152,11 @@ public final class MapWidget {
         guard lifetime.isAlive, let first = points.first else { return }
         if points.count == 1 { return show(MapViewport(latitude: first.latitude, longitude: first.longitude, zoom: 13)) }
         let latitudes = points.map(\.latitude), longitudes = points.map(\.longitude)
-        osm_gps_map_zoom_fit_bbox(map, Float(latitudes.min()!), Float(latitudes.max()!),
-                                  Float(longitudes.min()!), Float(longitudes.max()!))
+        // A fifth of the span around the points, so pins (drawn above their point) and the edges' ones show whole.
+        let south = latitudes.min()!, north = latitudes.max()!, west = longitudes.min()!, east = longitudes.max()!
+        let latitudeMargin = max((north - south) * 0.2, 0.01), longitudeMargin = max((east - west) * 0.2, 0.01)
+        osm_gps_map_zoom_fit_bbox(map, Float(max(south - latitudeMargin, -85)), Float(min(north + latitudeMargin * 1.5, 85)),
+                                  Float(max(west - longitudeMargin, -180)), Float(min(east + longitudeMargin, 180)))
         if viewport.zoom > 15 { show(MapViewport(latitude: viewport.latitude, longitude: viewport.longitude, zoom: 15)) }
     }
 

@@ -105,3 +105,10 @@ extension AppDatabase {
         return (new, duplicates)
     }
 }
+
+extension AppDatabase {
+    /// Deletes the pins with their photos in one transaction (an import undone); ids already gone are passed over.
+    public func deletePins(ids: [Int64]) throws {
+        try write { db in _ = try Pin.deleteAll(db, keys: ids) }
+    }
+}

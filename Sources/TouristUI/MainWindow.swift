@@ -27,6 +27,7 @@ final class MainWindow {
     private(set) var albumPage: AlbumPage?
     private var search: PlaceSearch?
     private var places: PlacesSidebar?
+    private var exchange: PlaceExchange?
     private let store: (any ViewStateStore)?
     private let viewportKeeper: ViewportKeeper?
     private let logger: Logger
@@ -85,6 +86,11 @@ final class MainWindow {
             sidebar.onDelete = { [weak pins] place in
                 pins?.delete(PinMark(key: place.id, latitude: place.latitude, longitude: place.longitude))
             }
+            let exchange = PlaceExchange(store: database, notification: notification,
+                                         duplicateRadiusMetres: context.albumRadiusKilometres * 1000, logger: context.logger)
+            exchange.parent = { [weak self] in self?.liveWindow }
+            exchange.onImported = { [weak self] points in self?.showImported(points) }
+            self.exchange = exchange
             if let finder = context.placeFinder {
                 let search = PlaceSearch(finder: finder)
                 search.onChoose = { [weak self] place in self?.show(place) }
@@ -211,6 +217,18 @@ final class MainWindow {
         }
     }
 
+    /// Places just imported: the map shows them all.
+    private func showImported(_ points: [(latitude: Double, longitude: Double)]) {
+        guard let mapPage else { return }
+        if visiblePageName != "map" { showMap() }
+        mapPage.show(around: points)
+    }
+
+    /// Files given on the command line or by "Open With".
+    func offerImport(of files: [URL]) {
+        exchange?.offerImport(of: files)
+    }
+
     private func setZoomEnabled(canZoomIn: Bool, canZoomOut: Bool) {
         if let zoomInAction { SimpleAction.setEnabled(zoomInAction, canZoomIn) }
         if let zoomOutAction { SimpleAction.setEnabled(zoomOutAction, canZoomOut) }
@@ -276,6 +294,9 @@ final class MainWindow {
         backAction = SimpleAction.add("back", to: window) { [weak self] in self?.showMap() }
         SimpleAction.add("places", to: window) { [weak self] in self?.togglePlaces() }
         SimpleAction.add("undo", to: window) { [weak self] in self?.notification.undo() }
+        let importAction = SimpleAction.add("import-places", to: window) { [weak self] in self?.exchange?.chooseFileToImport() }
+        let exportAction = SimpleAction.add("export-places", to: window) { [weak self] in self?.exchange?.chooseFileToExport() }
+        for action in [importAction, exportAction] { SimpleAction.setEnabled(action, exchange != nil) } // no store, no places
         SimpleAction.add("search", to: window) { [weak self] in
             guard let self, let search = self.search else { return }
             if self.visiblePageName != "map" { self.showMap() }

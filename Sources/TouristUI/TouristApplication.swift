@@ -28,6 +28,8 @@ struct AppContext {
     var namer: PinNamer?
     /// The header bar's place search (cities offline, Nominatim on Enter).
     var placeFinder: PlaceFinder?
+    /// How far from a pin its album reaches (Flickr's search radius): also where an imported place is that pin.
+    var albumRadiusKilometres: Double
     /// The map's place and the window's size as last saved (nil on the first start).
     var savedViewport: Viewport?
     var savedWindowState: WindowState?
@@ -62,9 +64,14 @@ public final class TouristApplication {
         preload = StorePreload(paths: paths)
         FontLoading.start()
         for problem in configuration.problems { logger.warning("\(problem)") }
-        desktop = DesktopApplication(id: AppInfo.id, programName: AppInfo.programName, name: AppInfo.name)
+        desktop = DesktopApplication(id: AppInfo.id, programName: AppInfo.programName, name: AppInfo.name, opensFiles: true)
         desktop.application.connect(.startup) { [weak self] in self?.startup() }
         desktop.application.connect(.activate) { [weak self] in self?.activate() }
+        // `virtual-tourist FILE` and "Open With": the window opens and asks whether to import the file's places.
+        desktop.application.connect(.open) { [weak self] files in
+            self?.activate()
+            self?.mainWindow?.offerImport(of: files)
+        }
         desktop.application.connect(.shutdown) { [weak self] in self?.shutdown() }
     }
 
@@ -88,6 +95,8 @@ public final class TouristApplication {
         desktop.setAccels("win.search", ["<Primary>f"])
         desktop.setAccels("win.places", ["F9"])
         desktop.setAccels("win.undo", ["<Primary>z"])
+        desktop.setAccels("win.import-places", ["<Primary>o"])
+        desktop.setAccels("win.export-places", ["<Primary><Shift>e"])
         desktop.setAccels("win.back", ["<Alt>Left", "Escape"])
         desktop.onTerminationSignals { [weak self] signal in
             self?.logger.info("Signal \(signal) received: saving and quitting")
@@ -171,7 +180,8 @@ public final class TouristApplication {
 
     private func openContext() -> AppContext {
         var context = AppContext(paths: paths, tileSource: configuration.tileSource, tileFetcher: services.tiles,
-                                 configurationProblems: configuration.problems, database: nil, startupError: nil,
+                                 configurationProblems: configuration.problems, database: nil,
+                                 albumRadiusKilometres: configuration.flickr.radiusKilometers, startupError: nil,
                                  logger: logger)
         let loaded = preload.take()
         do {

@@ -103,6 +103,18 @@ def test_launcher_starts_the_binary_with_the_app_icon() -> None:
     assert entry["Categories"].strip(";") and entry["Keywords"].strip(";")
 
 
+def test_launcher_opens_place_files_from_the_file_manager() -> None:
+    entry = desktop_entry(DESKTOP)
+    # %F: local paths, as many as chosen; GApplication's open signal takes them.
+    assert entry["Exec"].split()[1:] == ["%F"]
+    types = set(entry["MimeType"].strip(";").split(";"))
+    assert types == {"application/gpx+xml", "application/vnd.google-earth.kml+xml", "application/vnd.google-earth.kmz",
+                     "application/geo+json"}
+    # Each is a type the desktop's MIME database knows, so "Open With" lists the app for such files.
+    known = Path("/usr/share/mime/types").read_text().split()
+    assert types <= set(known), types - set(known)
+
+
 def test_versions_agree_across_meson_metainfo_and_the_app() -> None:
     meson_version = meson_project_version()
     releases = ElementTree.parse(METAINFO).getroot().find("releases").findall("release")
