@@ -22,7 +22,8 @@ struct IndexScan: Sendable {
     let progress: (@Sendable (IndexReport) -> Void)?
 
     func run(_ plan: Plan) throws -> IndexReport {
-        let known = plan.everything ? try index.stamps() : try index.stamps(exactly: plan.files, under: plan.walk)
+        // A refreshed path that is no longer a folder may have been one: its rows below are looked at too.
+        let known = plan.everything ? try index.stamps() : try index.stamps(exactly: plan.files, under: plan.walk + plan.files)
         var seen = Set<String>()
         var batch: [FileRecord] = []
         var report = IndexReport()
