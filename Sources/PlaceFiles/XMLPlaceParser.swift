@@ -12,6 +12,7 @@ class XMLPlaceParser: NSObject, XMLParserDelegate {
     private var namespaces: [String?] = []
     private var text = ""
     private var failure: PlaceFileError?
+    private var rootClosed = false
     private weak var parser: XMLParser?
     var collector = PlaceCollector()
 
@@ -27,6 +28,11 @@ class XMLPlaceParser: NSObject, XMLParserDelegate {
         if let failure { throw failure }
         guard finished else {
             throw .malformed(Self.describe(parser.parserError, line: parser.lineNumber))
+        }
+        // FoundationXML reports no error for a document cut short; an unclosed root tells.
+        guard rootClosed else {
+            throw .malformed(String(format: tr("line %d: %@"), locale: Translations.formattingLocale, parser.lineNumber,
+                                    tr("the file ends too early")))
         }
     }
 
@@ -66,6 +72,7 @@ class XMLPlaceParser: NSObject, XMLParserDelegate {
             do { try didEnd(elementName, text: text) } catch { fail(error) }
         }
         text = ""
+        rootClosed = path.count == 1
         path.removeLast()
         namespaces.removeLast()
     }
@@ -80,6 +87,8 @@ class XMLPlaceParser: NSObject, XMLParserDelegate {
     }
 
     // The byte screen has refused these already; the parser refuses them again should one slip past it.
+    // (FoundationXML on Linux reports element and attribute declarations but not entity ones, and expands no
+    // entity while shouldResolveExternalEntities is false; the screen is what refuses.)
     func parser(_ parser: XMLParser, foundInternalEntityDeclarationWithName name: String, value: String?) {
         fail(.declarationsRefused)
     }
