@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 PO = REPO / "po"
+sys.path.insert(0, str(REPO / "Tests" / "e2e"))  # the end-to-end harness, which makes the template for both
+from harness.catalogues import generate_template  # noqa: E402
 # A call to tr( or trn( (not a longer name such as `str(` or `attr(`), and what follows it.
 MARK = re.compile(r"(?<![\w.])(trn?)\(\s*(.)")
 # A marked literal that xgettext, reading Swift as C, would mangle or cut.
@@ -61,19 +64,10 @@ def test_every_mark_is_one_literal_xgettext_can_read() -> None:
 
 @pytest.fixture(scope="module")
 def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The template exactly as the build makes it: meson's `virtual-tourist-pot` target (it writes po/virtual-tourist.pot)."""
-    build = tmp_path_factory.mktemp("meson-pot")
-    subprocess.run(["meson", "setup", str(build), "-Dswiftpm_scratch_path=" + str(build / "swift")],
-                   cwd=REPO, check=True, capture_output=True)
-    result = subprocess.run(["ninja", "-C", str(build), "virtual-tourist-pot"], capture_output=True, text=True)
-    assert result.returncode == 0, result.stdout + result.stderr
-    # xgettext warns once per Swift file that it reads it as C, and per .ui file that it uses its own GtkBuilder
-    # rules (gettext 0.21 ships them as a fallback); any other warning is a text it could not read.
-    expected = ("extension 'swift' is unknown", "will try C", "fallback ITS rule file")
-    warnings = [line for line in (result.stdout + result.stderr).splitlines()
-                if "warning" in line and not any(reason in line for reason in expected)]
+    """The template exactly as the build makes it (po/virtual-tourist.pot), made as the end-to-end tests make theirs."""
+    made, warnings = generate_template(tmp_path_factory.mktemp("meson-pot"), PO, REPO)
     assert not warnings, "\n".join(warnings)
-    return PO / "virtual-tourist.pot"
+    return made
 
 
 def messages(po_file: Path) -> set[str]:

@@ -23,6 +23,9 @@ PSEUDO = "en@pseudo"
 OPEN, CLOSE = "⟦", "⟧"
 # printf directives as C and Swift's String(format:) read them: %d, %1$@, %.1f, %%.
 FORMAT_DIRECTIVE = re.compile(r"%(?:\d+\$)?[-+ #0']*\d*(?:\.\d+)?(?:hh|h|ll|l|z|j|t|L|q)?[a-zA-Z@%]")
+# xgettext warns once per Swift file that it reads it as C, and per .ui file that it uses its own GtkBuilder rules
+# (gettext 0.21 ships them as a fallback); any other warning is a text it could not read.
+EXPECTED_XGETTEXT_WARNINGS = ("extension 'swift' is unknown", "will try C", "fallback ITS rule file")
 # The languages the tests run the apps in: the locale gettext needs (never C) and the catalogue asked for.
 LOCALES = {PSEUDO: "en_US.UTF-8", "de": "de_DE.UTF-8"}
 
@@ -96,15 +99,23 @@ def linguas(po_folder: Path = PO_FOLDER) -> list[str]:
     return words
 
 
-def make_template(po_folder: Path, source_root: Path, output: Path) -> Path:
+def generate_template(build: Path, po_folder: Path = PO_FOLDER, source_root: Path = REPO) -> tuple[Path, list[str]]:
     """The template exactly as the build makes it: meson's `virtual-tourist-pot` target (po/meson.build holds
-    xgettext's keywords), in a throw-away build folder; it writes po/virtual-tourist.pot, copied to `output`."""
-    build = output.parent / "meson-pot"
+    xgettext's keywords), in the throw-away build folder `build`. Returns po/virtual-tourist.pot, which it writes,
+    and xgettext's warnings other than EXPECTED_XGETTEXT_WARNINGS (each a text it could not read)."""
     run(["meson", "setup", str(build), str(source_root), f"-Dswiftpm_scratch_path={build / 'swift'}"], "meson setup")
-    run(["ninja", "-C", str(build), f"{DOMAIN}-pot"], "xgettext (ninja virtual-tourist-pot)")
+    result = run(["ninja", "-C", str(build), f"{DOMAIN}-pot"], "xgettext (ninja virtual-tourist-pot)")
     made = po_folder / f"{DOMAIN}.pot"
     if not made.exists():
         raise CatalogueError("xgettext found no message in the files po/POTFILES lists: nothing to pseudo-translate")
+    warnings = [line for line in (result.stdout + result.stderr).splitlines()
+                if "warning" in line and not any(reason in line for reason in EXPECTED_XGETTEXT_WARNINGS)]
+    return made, warnings
+
+
+def make_template(po_folder: Path, source_root: Path, output: Path) -> Path:
+    """generate_template's template (its warnings aside), copied to `output`."""
+    made, _ = generate_template(output.parent / "meson-pot", po_folder, source_root)
     shutil.copyfile(made, output)
     return output
 
@@ -215,7 +226,7 @@ def read_mo(path: Path) -> list[Message]:
     return messages
 
 
-def run(command: list[str], step: str) -> None:
+def run(command: list[str], step: str) -> subprocess.CompletedProcess:
     if shutil.which(command[0]) is None:
         raise CatalogueError(f"{command[0]} is not installed (.ci/packages lists it); the {step} step needs it")
     result = subprocess.run(command, capture_output=True, text=True, timeout=120)
@@ -223,6 +234,7 @@ def run(command: list[str], step: str) -> None:
         # xgettext warns once per Swift file that it reads it as C (the house's way): not the news.
         news = [line for line in result.stderr.splitlines() if "extension 'swift' is unknown" not in line]
         raise CatalogueError(f"{step} failed ({result.returncode}):\n" + "\n".join(news).strip())
+    return result
 
 
 @functools.lru_cache(maxsize=None)
