@@ -110,7 +110,7 @@ let package = Package(
         // Windows, pages and widgets.
         .target(name: "TouristUI", dependencies: ["Layouts", "Translations", "CGtk", "COsmGpsMap", "CShims", "GLibSwift", "MapView", "TouristStore",
                                                  "TouristAlbums", "TouristPlaces", "Places", "FlickrClient", "WebAccess", "KeptFiles",
-                                                 "PlaceFiles", .product(name: "Logging", package: "swift-log")]),
+                                                 "PlaceFiles", "OwnPhotos", .product(name: "Logging", package: "swift-log")]),
         .executableTarget(name: "virtual-tourist", dependencies: ["Layouts", "Translations", "TouristUI", "TouristStore", "GLibSwift", "AppLogging",
                                                                 "TouristAlbums", "FlickrClient", "CFlickrBuildKey",
                                                                 "MapTiles", "Places",

@@ -28,6 +28,8 @@ struct AppContext {
     var namer: PinNamer?
     /// The header bar's place search (cities offline, Nominatim on Enter).
     var placeFinder: PlaceFinder?
+    /// The user's own geotagged photos (off until they turn them on); nil without a database.
+    var ownPhotos: OwnPhotoLibrary?
     /// How far from a pin its album reaches (Flickr's search radius): also where an imported place is that pin.
     var albumRadiusKilometres: Double
     /// The map's place and the window's size as last saved (nil on the first start).
@@ -46,6 +48,7 @@ public final class TouristApplication {
     private let configuration: TouristConfiguration
     private let services: TouristServices
     private let keyResolver: FlickrAPIKeyResolver
+    private let environment: [String: String]
     private let logger: Logger
     private var context: AppContext?
     private var mainWindow: MainWindow?
@@ -54,9 +57,11 @@ public final class TouristApplication {
     private var imageFormatsRequested = false
 
     /// - parameter keyResolver: the Flickr key the search uses, changed in Preferences.
+    /// - parameter environment: where the Pictures folder is found (XDG_CONFIG_HOME, HOME).
     public init(paths: AppPaths, configuration: TouristConfiguration, keyResolver: FlickrAPIKeyResolver,
-                services: TouristServices, logger: Logger) {
+                services: TouristServices, environment: [String: String], logger: Logger) {
         self.paths = paths
+        self.environment = environment
         self.configuration = configuration
         self.services = services
         self.keyResolver = keyResolver
@@ -119,6 +124,7 @@ public final class TouristApplication {
         if mainWindow?.isOpen != true, let context {
             mainWindow = MainWindow(application: desktop.application, context: context)
             sweepOrphanedFilesSoon(context)
+            context.ownPhotos?.start()
         }
         mainWindow?.present()
         loadImageFormatsSoon()
@@ -152,6 +158,7 @@ public final class TouristApplication {
     /// Runs after the window is gone: the window saved what it shows as it closed.
     private func shutdown() {
         context?.albums?.cancelAll()
+        context?.ownPhotos?.stop()
     }
 
     private func showPreferences() {
@@ -218,6 +225,8 @@ public final class TouristApplication {
             let geocoder = services.geocoder
             context.namer = PinNamer(database: database, online: geocoder, logger: logger)
             context.placeFinder = PlaceFinder(offline: OfflineCities(), online: geocoder, logger: logger)
+            context.ownPhotos = OwnPhotoLibrary(paths: paths, radiusKilometres: configuration.flickr.radiusKilometers,
+                                                environment: environment, logger: logger)
         } catch {
             logger.error("Could not open \(paths.databaseURL.path): \(error.localizedDescription)")
             // Translators: shown when the app cannot open its database; %1$@ says why, %2$@ is a folder's path.

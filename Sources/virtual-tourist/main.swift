@@ -45,5 +45,5 @@ let services = TouristServices(
     geocoder: NominatimGeocoder(endpoint: configuration.geocoder, userAgent: AppInfo.userAgent, logger: logger),
     tiles: { TileLoader($0, onEvent: $1) })
 let application = TouristApplication(paths: paths, configuration: configuration, keyResolver: keyResolver,
-                                     services: services, logger: logger)
+                                     services: services, environment: environment, logger: logger)
 exit(application.run())
