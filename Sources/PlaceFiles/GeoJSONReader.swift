@@ -5,34 +5,53 @@ import Translations
 /// "Saved Places.json" in its current and older shapes among them.
 enum GeoJSONReader {
     static func read(_ data: Data) throws(PlaceFileError) -> PlaceFileContents {
-        let object: JSONValue
+        let sink = FeatureSink()
+        let decoder = JSONDecoder()
+        decoder.userInfo[FeatureSink.key] = sink
         do {
-            object = try JSONDecoder().decode(JSONValue.self, from: data)
+            _ = try decoder.decode(Document.self, from: data)
+        } catch let error as PlaceFileError {
+            throw error
         } catch {
-            throw .malformed(tr("the file is not valid JSON"))
+            throw .malformed(tr("the file is not valid JSON, or its JSON is not GeoJSON"))
         }
-        guard object.isObject else {
-            throw .malformed(tr("the JSON is not a GeoJSON object"))
-        }
-        let times = TimestampText()
+        return try sink.collector.contents(format: .geoJSON)
+    }
+
+    /// Takes each feature as the decoder reaches it, so a huge collection is never held whole and stops at the limit.
+    // Unchecked: one decode on one thread owns it.
+    private final class FeatureSink: @unchecked Sendable {
+        static let key = CodingUserInfoKey(rawValue: "PlaceFiles.FeatureSink")!
         var collector = PlaceCollector()
-        switch object["type"]?.string {
-        case "FeatureCollection":
-            guard let features = object["features"]?.array else {
-                throw .malformed(tr("a FeatureCollection without features"))
-            }
-            for feature in features {
-                guard feature.isObject else {
-                    throw .malformed(tr("a feature is not a JSON object"))
-                }
-                try read(feature: feature, into: &collector, times: times)
-            }
-        case "Feature":
-            try read(feature: object, into: &collector, times: times)
-        default:
-            throw .malformed(tr("the JSON is neither a GeoJSON FeatureCollection nor a Feature"))
+        let times = TimestampText()
+
+        func take(_ feature: JSONValue) throws(PlaceFileError) {
+            guard feature.isObject else { throw .malformed(tr("a feature is not a JSON object")) }
+            try GeoJSONReader.read(feature: feature, into: &collector, times: times)
         }
-        return try collector.contents(format: .geoJSON)
+    }
+
+    private struct Document: Decodable {
+        private enum Key: String, CodingKey { case type, features }
+
+        init(from decoder: Decoder) throws {
+            guard let sink = decoder.userInfo[FeatureSink.key] as? FeatureSink else { return }
+            let container = try decoder.container(keyedBy: Key.self)
+            switch try container.decodeIfPresent(String.self, forKey: .type) {
+            case "FeatureCollection":
+                guard container.contains(.features) else {
+                    throw PlaceFileError.malformed(tr("a FeatureCollection without features"))
+                }
+                var features = try container.nestedUnkeyedContainer(forKey: .features)
+                while !features.isAtEnd {
+                    try sink.take(features.decode(JSONValue.self))
+                }
+            case "Feature":
+                try sink.take(JSONValue(from: decoder))
+            default:
+                throw PlaceFileError.malformed(tr("the JSON is neither a GeoJSON FeatureCollection nor a Feature"))
+            }
+        }
     }
 
     private static func read(feature: JSONValue, into collector: inout PlaceCollector,

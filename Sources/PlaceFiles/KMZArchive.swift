@@ -14,7 +14,11 @@ enum KMZArchive {
         } catch {
             throw .malformed(tr("the KMZ file is not a readable zip archive"))
         }
-        let files = archive.filter { $0.type == .file }
+        // macOS's zip leaves resource forks (__MACOSX/, ._name) beside the real files.
+        let files = archive.filter { entry in
+            entry.type == .file && !entry.path.hasPrefix("__MACOSX/")
+                && !(entry.path.split(separator: "/").last ?? "").hasPrefix("._")
+        }
         guard let entry = files.first(where: { $0.path.lowercased() == "doc.kml" })
                 ?? files.first(where: { $0.path.lowercased().hasSuffix(".kml") }) else {
             throw .malformed(tr("the KMZ file holds no KML document"))

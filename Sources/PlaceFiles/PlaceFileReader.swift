@@ -51,8 +51,8 @@ public enum PlaceFileReader {
         case .geoJSON?:
             return try GeoJSONReader.read(data)
         case nil:
-            // XML of another kind is still screened, so no declaration is ever expanded.
-            try XMLScreen.refuseDeclarations(in: data)
+            // XML of another kind with a declaration is reported as what it is.
+            do { try XMLScreen.refuseDeclarations(in: data) } catch .declarationsRefused { throw .declarationsRefused } catch {}
             throw .unknownFormat
         }
     }

@@ -90,7 +90,31 @@ final class HostilePlaceFileTests: XCTestCase {
         XCTAssertEqual(errno, ENXIO)
     }
 
+    /// UTF-16 would hide a declaration from the byte screen, so XML that is not ASCII-compatible is not parsed.
+    func testUTF16XMLIsNotParsed() throws {
+        let utf16 = try XCTUnwrap(Self.externalEntity("/etc/passwd").replacingOccurrences(of: "<?xml version=\"1.0\"?>",
+            with: "<?xml version=\"1.0\" encoding=\"UTF-16\"?>").data(using: .utf16))
+        XCTAssertThrowsError(try PlaceFileReader.read(data: utf16, fileName: "wide.gpx")) { error in
+            guard case .malformed? = error as? PlaceFileError else { return XCTFail("\(error)") }
+        }
+        assertRefused(Data(Self.billionLaughs.replacingOccurrences(of: "gpx", with: "svg").utf8), fileName: "lol.svg",
+                      with: .declarationsRefused)
+    }
+
     // MARK: Sizes
+
+    func testAMillionGeoJSONFeaturesAreRefusedEarly() throws {
+        var json = Data("{\"type\":\"FeatureCollection\",\"features\":[\n".utf8)
+        let feature = "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[2,1]}}"
+        json.append(Data(Array(repeating: feature, count: 1_000_000).joined(separator: ",").utf8))
+        json.append(Data("]}".utf8))
+        XCTAssertLessThan(json.count, PlaceFileReader.maximumFileBytes)
+        let started = Date()
+        assertRefused(json, fileName: "million.geojson", with: .tooManyPlaces(limit: PlaceFileReader.maximumPlaces))
+        let seconds = Date().timeIntervalSince(started)
+        print("A million features refused in \(seconds) s")
+        XCTAssertLessThan(seconds, 10)
+    }
 
     func testAMillionWaypointsAreRefusedEarly() throws {
         let url = temporaryURL("million.gpx")
