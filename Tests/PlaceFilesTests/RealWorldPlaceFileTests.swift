@@ -1,6 +1,7 @@
 import Foundation
 @testable import PlaceFiles
 import XCTest
+import ZIPFoundation
 
 /// Files in the shapes other programs write: Google Takeout, Organic Maps, a GPS logger, a hiking app.
 final class RealWorldPlaceFileTests: XCTestCase {
@@ -146,6 +147,20 @@ final class RealWorldPlaceFileTests: XCTestCase {
         XCTAssertEqual(contents.format, .kmz)
         XCTAssertEqual(contents.places.map(\.name), ["Louvre & Pyramide", "Café <Procope>"])
         XCTAssertEqual(contents.passedOver, 2)
+    }
+
+    /// Not every KMZ calls its KML doc.kml; a macOS zip adds resource forks beside it.
+    func testKMZReadsTheFirstKMLAtAnyLevel() throws {
+        let archive = try Archive(data: Data(), accessMode: .create)
+        for (path, content) in [("__MACOSX/trip/._places.kml", Data([0, 5, 22, 7])),
+                                ("trip/images/pin.png", Data([0x89, 0x50, 0x4E, 0x47])),
+                                ("trip/places.kml", Data(Self.organicMapsKML.utf8))] {
+            try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(content.count), compressionMethod: .deflate) {
+                content.subdata(in: Int($0)..<Int($0) + $1)
+            }
+        }
+        let contents = try PlaceFileReader.read(data: try XCTUnwrap(archive.data), fileName: "trip.kmz")
+        XCTAssertEqual(contents.places.map(\.name), ["Louvre & Pyramide", "Café <Procope>"])
     }
 
     func testGPSLoggerTrackBecomesOnePlaceAtItsStart() throws {
