@@ -37,7 +37,11 @@ struct IndexScan: Sendable {
                                         reading: PhotoMetadataReader.read(path: path, size: stamp.size, maximumFileBytes: maximumFileBytes)))
                 report.read += 1
             }
-            if batch.count >= Self.batchSize { try flush() }
+            if batch.count >= Self.batchSize {
+                try flush()
+            } else if (report.read + report.unchanged) % Self.batchSize == 0 {
+                progress?(merged(report, try index.totals())) // a re-scan that reads little still shows it is moving
+            }
         }
         func flush() throws {
             try index.write(batch)

@@ -170,9 +170,14 @@ final class OwnPhotoIndexerTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(report.photos, 500)
         XCTAssertLessThan(report.photos, 1200)
 
-        let resumed = try await indexer.scan(folders: [many], progress: nil)
+        let seen = ProgressLog()
+        let resumed = try await indexer.scan(folders: [many]) { seen.append($0) }
         XCTAssertEqual(resumed.photos, 1200)
         XCTAssertEqual(resumed.unchanged, report.photos)
+        let reports = seen.reports
+        XCTAssertGreaterThanOrEqual(reports.count, 3, "progress every 500 files, read or not, and at the end")
+        XCTAssertEqual(reports.last, resumed)
+        XCTAssertEqual(reports.map { $0.read + $0.unchanged }, reports.map { $0.read + $0.unchanged }.sorted())
     }
 
     func testTaskCancellationStopsTheScan() async throws {
@@ -193,4 +198,14 @@ final class OwnPhotoIndexerTests: XCTestCase {
             XCTFail("the scan went on after its task was cancelled")
         } catch is CancellationError {}
     }
+}
+
+/// The progress reports a scan sent, from its thread.
+private final class ProgressLog: @unchecked Sendable {
+    // @unchecked: `reports` is touched only under `lock`.
+    private let lock = NSLock()
+    private var stored: [IndexReport] = []
+
+    func append(_ report: IndexReport) { lock.withLock { stored.append(report) } }
+    var reports: [IndexReport] { lock.withLock { stored } }
 }
