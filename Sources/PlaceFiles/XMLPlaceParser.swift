@@ -4,8 +4,8 @@ import FoundationXML
 #endif
 import Translations
 
-/// The XML side shared by GPX and KML: declarations refused, the root named, SAX parsing with the
-/// element path and text at hand. Subclasses pick places out of the elements.
+/// The XML side shared by GPX and KML: SAX parsing with the element path and text at hand, aborted by any
+/// declaration or failure. Subclasses pick places out of the elements.
 class XMLPlaceParser: NSObject, XMLParserDelegate {
     /// The local names of the open elements, outermost first.
     private(set) var path: [String] = []
@@ -16,7 +16,7 @@ class XMLPlaceParser: NSObject, XMLParserDelegate {
     private weak var parser: XMLParser?
     var collector = PlaceCollector()
 
-    /// Parses `data` (already screened by `refuseDeclarations`), stopping at the first failure.
+    /// Parses `data` (already screened by `XMLScreen.refuseDeclarations`), stopping at the first failure.
     func parse(_ data: Data) throws(PlaceFileError) {
         let parser = XMLParser(data: data)
         parser.shouldResolveExternalEntities = false
