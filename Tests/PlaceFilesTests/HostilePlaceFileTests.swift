@@ -118,7 +118,7 @@ final class HostilePlaceFileTests: XCTestCase {
 
     func testAMillionWaypointsAreRefusedEarly() throws {
         let url = temporaryURL("million.gpx")
-        FileManager.default.createFile(atPath: url.path, contents: nil)
+        XCTAssertTrue(FileManager.default.createFile(atPath: url.path, contents: nil))
         let handle = try FileHandle(forWritingTo: url)
         handle.write(Data("<?xml version=\"1.0\"?>\n<gpx version=\"1.1\" creator=\"x\" xmlns=\"http://www.topografix.com/GPX/1/1\">\n".utf8))
         let chunk = Data(String(repeating: "<wpt lat=\"1.5\" lon=\"2.5\"/>\n", count: 10_000).utf8)
@@ -147,7 +147,7 @@ final class HostilePlaceFileTests: XCTestCase {
     /// A million placemarks need more than 64 MiB of KML, so such a file is refused by its size before parsing.
     func testAMillionKMLPlacemarksAreRefusedBeforeParsing() throws {
         let url = temporaryURL("million.kml")
-        FileManager.default.createFile(atPath: url.path, contents: nil)
+        XCTAssertTrue(FileManager.default.createFile(atPath: url.path, contents: nil))
         let handle = try FileHandle(forWritingTo: url)
         handle.write(Data("<kml xmlns=\"http://www.opengis.net/kml/2.2\"><Document>".utf8))
         let chunk = Data(String(repeating: "<Placemark><Point><coordinates>2,1</coordinates></Point></Placemark>\n",
