@@ -14,7 +14,7 @@ public enum Layouts {
         let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() ?? URL(fileURLWithPath: "/")
         let binFolder = executable.deletingLastPathComponent()
         let candidates = [
-            binFolder.deletingLastPathComponent().appending(path: "share/virtual-tourist/\(fileName)"),
+            InstalledData.shareFolder(besideExecutable: executable).appending(path: "virtual-tourist/\(fileName)"),
             binFolder.appending(path: "VirtualTourist_Layouts.resources/\(fileName)"),
         ]
         var reasons: [String] = []

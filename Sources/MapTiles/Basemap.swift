@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Translations
 
 /// The built-in world map (an MBTiles file, see data/basemap/README.md) drawn where no real tile can be had.
 /// Read-only; safe to use from any thread.
@@ -95,9 +96,9 @@ public final class Basemap: Sendable {
         }
         guard let executable else { return nil }
         var candidates: [URL] = []
-        let folder = executable.deletingLastPathComponent()
-        candidates.append(folder.deletingLastPathComponent().appendingPathComponent("share/virtual-tourist/\(fileName)"))
-        var ancestor = folder
+        candidates.append(InstalledData.shareFolder(besideExecutable: executable)
+            .appendingPathComponent("virtual-tourist/\(fileName)"))
+        var ancestor = executable.deletingLastPathComponent()
         for _ in 0..<4 {
             ancestor = ancestor.deletingLastPathComponent()
             candidates.append(ancestor.appendingPathComponent("data/basemap/\(fileName)"))

@@ -74,8 +74,7 @@ public enum Translations {
 
     static func catalogueFolder(languages: [String], environment: [String: String]) -> String? {
         let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() ?? URL(fileURLWithPath: "/")
-        let prefixShare = executable.deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("share").path
+        let prefixShare = InstalledData.shareFolder(besideExecutable: executable).path
         // The XDG Base Directory default when XDG_DATA_DIRS is unset or empty.
         let dataDirs = (environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
             .split(separator: ":").map(String.init)
