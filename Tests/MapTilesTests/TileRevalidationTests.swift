@@ -93,12 +93,17 @@ final class TileRevalidationTests: XCTestCase {
         return try Data(contentsOf: cache.fileURL(for: tile))
     }
 
+    /// A loader that has fetched `tile` once, from the server as configured so far, and the tile's bytes.
+    private func loaderThatFetchedTheTile() throws -> (loader: TileLoader, cache: TileCache, events: Events, bytes: Data) {
+        let events = Events()
+        let (loader, cache) = makeLoader(events)
+        return (loader, cache, events, try fetchOnce(loader, cache, events))
+    }
+
     // MARK: - Tests
 
     func testTheFirstFetchKeepsTheTilesETagAndLastModified() throws {
-        let events = Events()
-        let (loader, cache) = makeLoader(events)
-        _ = try fetchOnce(loader, cache, events)
+        let (_, cache, _, _) = try loaderThatFetchedTheTile()
         let kept = try XCTUnwrap(cache.freshness(of: tile))
         XCTAssertEqual(kept.etag, "\"v1-3-4-2\"")
         XCTAssertEqual(kept.lastModified, "Tue, 14 Nov 2023 22:13:20 GMT")
@@ -107,9 +112,7 @@ final class TileRevalidationTests: XCTestCase {
 
     func testWithinMaxAgeASecondLookSendsNothingEvenAfterARestart() throws {
         try server.configure(["cache_control": "public, max-age=\(30 * 86_400)"])
-        let events = Events()
-        let (loader, cache) = makeLoader(events)
-        _ = try fetchOnce(loader, cache, events)
+        let (loader, cache, _, _) = try loaderThatFetchedTheTile()
         clock.advance(days: 20)
         _ = try show(loader, [tile], expectingRequests: 1)
         XCTAssertEqual(cache.state(of: tile, now: clock.date), .fresh)
@@ -120,9 +123,7 @@ final class TileRevalidationTests: XCTestCase {
 
     func testAfterExpiryA304RenewsTheTileWithoutADownload() throws {
         try server.configure(["cache_control": "max-age=3600"])
-        let events = Events()
-        let (loader, cache) = makeLoader(events)
-        let bytes = try fetchOnce(loader, cache, events)
+        let (loader, cache, events, bytes) = try loaderThatFetchedTheTile()
         let file = cache.fileURL(for: tile)
         let written = try FileManager.default.attributesOfItem(atPath: file.path)
 
@@ -149,9 +150,7 @@ final class TileRevalidationTests: XCTestCase {
     }
 
     func testAfterExpiryA200ReplacesTheTileAndItsValidators() throws {
-        let events = Events()
-        let (loader, cache) = makeLoader(events)
-        let old = try fetchOnce(loader, cache, events)
+        let (loader, cache, _, old) = try loaderThatFetchedTheTile()
         try server.configure(["version": 2])
 
         clock.advance(days: 8)
@@ -168,9 +167,7 @@ final class TileRevalidationTests: XCTestCase {
 
     func testAMaxAgeBelowAWeekIsRaisedToAWeek() throws {
         try server.configure(["cache_control": "max-age=60, s-maxage=\(60 * 86_400)"]) // s-maxage: shared caches' only
-        let events = Events()
-        let (loader, cache) = makeLoader(events)
-        _ = try fetchOnce(loader, cache, events)
+        let (loader, _, _, _) = try loaderThatFetchedTheTile()
         clock.advance(days: 6.9)
         _ = try show(loader, [tile], expectingRequests: 1)
         clock.advance(days: 0.2)
@@ -181,9 +178,7 @@ final class TileRevalidationTests: XCTestCase {
         // The server's clock is ten days slow; its tiles expire 30 days after its Date. Read against this
         // machine's clock, they would expire in 20 days.
         try server.configure(["date_offset": -10 * 86_400, "expires_in": 30 * 86_400])
-        let events = Events()
-        let (loader, cache) = makeLoader(events)
-        _ = try fetchOnce(loader, cache, events)
+        let (loader, _, _, _) = try loaderThatFetchedTheTile()
         clock.advance(days: 25)
         _ = try show(loader, [tile], expectingRequests: 1)
         clock.advance(days: 6)
@@ -193,9 +188,7 @@ final class TileRevalidationTests: XCTestCase {
 
     func testNoCacheFromTheServerStillKeepsTheTileAWeek() throws {
         try server.configure(["cache_control": "no-cache"])
-        let events = Events()
-        let (loader, cache) = makeLoader(events)
-        _ = try fetchOnce(loader, cache, events)
+        let (loader, cache, _, _) = try loaderThatFetchedTheTile()
         clock.advance(days: 6)
         XCTAssertEqual(cache.state(of: tile, now: clock.date), .fresh, "the policy's week is the floor")
         _ = try show(loader, [tile], expectingRequests: 1)
@@ -205,9 +198,7 @@ final class TileRevalidationTests: XCTestCase {
     }
 
     func testOfflineAStaleTileStaysWhateverItsAge() throws {
-        let events = Events()
-        let (loader, cache) = makeLoader(events)
-        let bytes = try fetchOnce(loader, cache, events)
+        let (loader, cache, events, bytes) = try loaderThatFetchedTheTile()
         server.stop()
 
         clock.advance(days: 400)

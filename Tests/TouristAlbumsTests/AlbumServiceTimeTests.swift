@@ -11,6 +11,23 @@ final class AlbumServiceTimeTests: AlbumServiceTestCase {
         2000 + (Int(photo.flickrId.suffix(5)) ?? -1) % 26
     }
 
+    /// A new service and a pin whose album it switched to `years`, every photo downloaded.
+    @MainActor
+    private func albumTaken(in years: ClosedRange<Int>) async throws -> (service: AlbumService, pinID: Int64) {
+        let service = makeService()
+        let pinID = try insertPin()
+        service.showPhotos(ofPin: pinID, takenIn: years)
+        await service.waitUntilIdle(pinID: pinID)
+        return (service, pinID)
+    }
+
+    /// What the test server's last search was asked.
+    @MainActor
+    private func lastSearchQuery() async throws -> [String: String] {
+        let log = try await server.log()
+        return try XCTUnwrap(log.searches.last).query
+    }
+
     @MainActor
     func testChoosingADecadeStartsACollectionOfItsPhotosAndKeepsIt() async throws {
         // Given a pin whose album shows photos of any time
@@ -30,19 +47,15 @@ final class AlbumServiceTimeTests: AlbumServiceTestCase {
         XCTAssertFalse(contents.photos.isEmpty)
         XCTAssertEqual(Set(contents.photos.map(takenYear)).subtracting(2010...2019), [])
         XCTAssertTrue(contents.photos.allSatisfy { $0.filePath != nil })
-        let log = try await server.log()
-        let search = try XCTUnwrap(log.searches.last)
-        XCTAssertEqual(search.query["min_taken_date"], "2010-01-01 00:00:00")
-        XCTAssertEqual(search.query["page"], "1", "another time starts from its first page")
+        let query = try await lastSearchQuery()
+        XCTAssertEqual(query["min_taken_date"], "2010-01-01 00:00:00")
+        XCTAssertEqual(query["page"], "1", "another time starts from its first page")
     }
 
     @MainActor
     func testNewCollectionStaysWithinTheAlbumsTime() async throws {
         // Given an album of the 2010s (two pages)
-        let service = makeService()
-        let pinID = try insertPin()
-        service.showPhotos(ofPin: pinID, takenIn: 2010...2019)
-        await service.waitUntilIdle(pinID: pinID)
+        let (_, pinID) = try await albumTaken(in: 2010...2019)
 
         // When New Collection is asked for, by a service started anew (the time comes from the store)
         let restarted = makeService()
@@ -50,11 +63,10 @@ final class AlbumServiceTimeTests: AlbumServiceTestCase {
         await restarted.waitUntilIdle(pinID: pinID)
 
         // Then it searched the 2010s' other page
-        let log = try await server.log()
-        let search = try XCTUnwrap(log.searches.last)
-        XCTAssertEqual(search.query["min_taken_date"], "2010-01-01 00:00:00")
-        XCTAssertEqual(search.query["max_taken_date"], "2019-12-31 23:59:59")
-        XCTAssertEqual(search.query["page"], "2")
+        let query = try await lastSearchQuery()
+        XCTAssertEqual(query["min_taken_date"], "2010-01-01 00:00:00")
+        XCTAssertEqual(query["max_taken_date"], "2019-12-31 23:59:59")
+        XCTAssertEqual(query["page"], "2")
         let contents = try database.albumContents(ofPin: pinID)
         XCTAssertEqual(contents.album?.takenYears, 2010...2019)
         XCTAssertEqual(contents.album?.page, 2)
@@ -63,17 +75,13 @@ final class AlbumServiceTimeTests: AlbumServiceTestCase {
 
     @MainActor
     func testChoosingAnyTimeAgainSearchesWithoutDates() async throws {
-        let service = makeService()
-        let pinID = try insertPin()
-        service.showPhotos(ofPin: pinID, takenIn: 2015...2015)
-        await service.waitUntilIdle(pinID: pinID)
+        let (service, pinID) = try await albumTaken(in: 2015...2015)
 
         service.showPhotos(ofPin: pinID, takenIn: nil)
         await service.waitUntilIdle(pinID: pinID)
 
-        let log = try await server.log()
-        let search = try XCTUnwrap(log.searches.last)
-        XCTAssertNil(search.query["min_taken_date"])
+        let query = try await lastSearchQuery()
+        XCTAssertNil(query["min_taken_date"])
         let album = try XCTUnwrap(try database.album(ofPin: pinID))
         XCTAssertNil(album.takenYears)
         XCTAssertEqual(album.total, 95)

@@ -5,10 +5,15 @@ import XCTest
 
 /// An album's time ("2010s"): kept with the album, and any time in a database from before albums had one.
 final class AlbumTimeTests: XCTestCase {
+    /// An empty database with one pin (in Paris), and the pin's id.
+    private func databaseWithAPin() throws -> (AppDatabase, Int64) {
+        let database = try makeEmptyDatabase()
+        return (database, try XCTUnwrap(database.insertPin(latitude: 48.85, longitude: 2.35).id))
+    }
+
     func testAnAlbumKeepsTheYearsItsPhotosWereTakenIn() throws {
         // Given a pin
-        let database = try makeEmptyDatabase()
-        let pinId = try XCTUnwrap(database.insertPin(latitude: 48.85, longitude: 2.35).id)
+        let (database, pinId) = try databaseWithAPin()
 
         // When its album is replaced by one of the 2010s
         _ = try database.replaceAlbum(Album(pinId: pinId, page: 1, pages: 2, total: 37, perPage: 30,
@@ -21,8 +26,7 @@ final class AlbumTimeTests: XCTestCase {
     }
 
     func testASingleYearIsKept() throws {
-        let database = try makeEmptyDatabase()
-        let pinId = try XCTUnwrap(database.insertPin(latitude: 48.85, longitude: 2.35).id)
+        let (database, pinId) = try databaseWithAPin()
 
         _ = try database.replaceAlbum(Album(pinId: pinId, page: 1, pages: 1, total: 4, perPage: 30,
                                             takenYears: 2015...2015), photos: [])
