@@ -85,6 +85,13 @@ public struct SwipeSignal: Sendable {
     public static let swipe = SwipeSignal()
 }
 
+/// GFileMonitor::changed: `void (*)(GFileMonitor *, GFile *file, GFile *other_file, GFileMonitorEvent, gpointer)`;
+/// the handler gets the files' paths (`otherPath`: the new name of a renamed file, with G_FILE_MONITOR_WATCH_MOVES).
+public struct FileMonitorSignal: Sendable {
+    public let name = "changed"
+    public static let changed = FileMonitorSignal()
+}
+
 /// GApplication::open: the files the app was started with or asked to open (needs G_APPLICATION_HANDLES_OPEN).
 public struct OpenSignal: Sendable {
     public static let open = OpenSignal()
@@ -99,6 +106,7 @@ private typealias IntHandler = @MainActor (Int32) -> Void
 private typealias DrawHandler = @MainActor (OpaquePointer) -> Bool
 private typealias SwipeHandler = @MainActor (_ velocityX: Double, _ velocityY: Double) -> Void
 private typealias OpenHandler = @MainActor ([URL]) -> Void
+private typealias FileMonitorHandler = @MainActor (_ path: String, _ otherPath: String?, GFileMonitorEvent) -> Void
 private typealias TooltipHandler = @MainActor (_ x: Int32, _ y: Int32, _ keyboard: Bool, OpaquePointer) -> Bool
 
 private let voidThunk: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, data in
@@ -153,6 +161,19 @@ private let openThunk: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePo
         return URL(fileURLWithPath: String(cString: path))
     }
     MainActor.assumeIsolated { box.body(urls) }
+}
+
+private let fileMonitorThunk: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, OpaquePointer?, GFileMonitorEvent,
+                                              UnsafeMutableRawPointer?) -> Void = { _, file, otherFile, event, data in
+    let box = ClosureBox<FileMonitorHandler>.from(data)
+    func path(of file: OpaquePointer?) -> String? {
+        guard let file, let path = g_file_get_path(file) else { return nil } // a URI with no local path
+        defer { g_free(path) }
+        return String(cString: path)
+    }
+    guard let changed = path(of: file) else { return }
+    let other = path(of: otherFile)
+    MainActor.assumeIsolated { box.body(changed, other, event) } // GIO emits on the context the monitor was made in
 }
 
 @MainActor
@@ -219,6 +240,14 @@ extension GObjectPointer {
     public func connect(_ signal: OpenSignal, _ handler: @escaping @MainActor ([URL]) -> Void) -> SignalHandlerID {
         let box = ClosureBox<OpenHandler>(handler)
         return connectThunk(rawObject, "open", unsafeBitCast(openThunk, to: UnsafeRawPointer.self), box)
+    }
+
+    @MainActor @discardableResult
+    public func connect(_ signal: FileMonitorSignal,
+                        _ handler: @escaping @MainActor (_ path: String, _ otherPath: String?, GFileMonitorEvent) -> Void)
+        -> SignalHandlerID {
+        let box = ClosureBox<FileMonitorHandler>(handler)
+        return connectThunk(rawObject, signal.name, unsafeBitCast(fileMonitorThunk, to: UnsafeRawPointer.self), box)
     }
 
     @MainActor
