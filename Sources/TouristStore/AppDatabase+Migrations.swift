@@ -120,6 +120,15 @@ extension AppDatabase {
             }
         }
 
+        migrator.registerMigration("v7-hidden-own-photos") { db in
+            // The user's own photos they removed from an album: only the album's view of them; the files stay.
+            try db.create(table: "hidden_own_photo") { t in
+                t.column("pin_id", .integer).notNull().references("pin", onDelete: .cascade)
+                t.column("path", .text).notNull()
+                t.primaryKey(["pin_id", "path"])
+            }
+        }
+
         // Migrations for future versions go here.
 
         return migrator

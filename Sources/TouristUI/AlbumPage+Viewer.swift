@@ -12,11 +12,19 @@ extension AlbumPage {
             notification.show(tr("This photo has not been downloaded yet."), seconds: 4)
             return
         }
-        viewer.map { gtk_widget_destroy($0.window) }
         let store = self.store
-        let viewer = PhotoViewer(photos: downloaded, index: index, parent: gtk_widget_get_toplevel(root),
-                                 resolvePath: { store.photoFileURL(relativePath: $0).path },
-                                 largePhotos: largePhotos, logger: logger)
+        open(PhotoViewer(photos: downloaded, index: index, parent: gtk_widget_get_toplevel(root),
+                         resolvePath: { store.photoFileURL(relativePath: $0).path }, largePhotos: largePhotos, logger: logger))
+    }
+
+    /// Opens the viewer on the user's own photos (their `filePath`s are the files' own paths).
+    func view(own photos: [Photo], at index: Int) {
+        open(PhotoViewer(photos: photos, index: index, parent: gtk_widget_get_toplevel(root), resolvePath: { $0 },
+                         largePhotos: nil, logger: logger))
+    }
+
+    private func open(_ viewer: PhotoViewer) {
+        self.viewer.map { gtk_widget_destroy($0.window) }
         viewer.window.connect(.destroy) { [weak self, weak viewer] in
             guard let self, let viewer, self.viewer === viewer else { return }
             self.viewer = nil

@@ -34,6 +34,9 @@ final class AlbumPage {
     private let preferencesButton: UnsafeMutablePointer<GtkWidget>
     private let menu = PhotoMenu()
     private let timeChooser: AlbumTimeChooser
+    private let ownPhotosSlot: UnsafeMutablePointer<GtkWidget>
+    /// The user's own photos near the place, above Flickr's (when the library has them).
+    private(set) var ownPhotos: AlbumOwnPhotos?
     /// The album time the chooser was last brought in line with (nil: not yet for this pin).
     private var shownTime: ClosedRange<Int>??
 
@@ -85,6 +88,7 @@ final class AlbumPage {
         retryButton = layout.object("retry-button")
         preferencesButton = layout.object("preferences-button")
         timeChooser = AlbumTimeChooser(decadeBox: layout.object("album-decade"), yearBox: layout.object("album-year"))
+        ownPhotosSlot = layout.object("own-photos-slot")
 
         let photoScroller: UnsafeMutablePointer<GtkWidget> = layout.object("photo-scroller")
         gtk_container_add(photoScroller.container, grid.flowBox)
@@ -133,6 +137,13 @@ final class AlbumPage {
             self?.reading?.cancel()
             self?.observation?.cancel()
         }
+    }
+
+    /// Puts the own photos' section above Flickr's photos; its tiles open the album's viewer.
+    func attach(_ section: AlbumOwnPhotos) {
+        ownPhotos = section
+        gtk_container_add(ownPhotosSlot.container, section.root)
+        section.onView = { [weak self] photos, index in self?.view(own: photos, at: index) }
     }
 
     // MARK: Showing a pin
@@ -276,6 +287,7 @@ final class AlbumPage {
         case .searching, .photos:
             break
         }
+        ownPhotos?.setFlickrEmpty(state.pageName == "no-images" || state.pageName == "problem")
         gtk_stack_set_visible_child_full(content.cast(), state.pageName, fade ? GTK_STACK_TRANSITION_TYPE_CROSSFADE
                                                                                : GTK_STACK_TRANSITION_TYPE_NONE)
 

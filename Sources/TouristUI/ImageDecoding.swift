@@ -155,8 +155,10 @@ public enum ImageDecoding {
         guard written, closed, let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader) else {
             return .failure(.unusableImage(.damaged))
         }
-        g_object_ref(UnsafeMutableRawPointer(pixbuf)) // the loader's reference goes with the loader
-        return .success(DecodedPixbuf(adopting: pixbuf))
+        // Turned as the camera was held (EXIF orientation, which the JPEG loader reads); a new reference either way,
+        // as the loader's goes with the loader.
+        guard let upright = gdk_pixbuf_apply_embedded_orientation(pixbuf) else { return .failure(.unusableImage(.damaged)) }
+        return .success(DecodedPixbuf(adopting: upright))
     }
 
     /// Sees the image's size from its header (gdk-pixbuf's `size-prepared`, before any pixel is

@@ -64,6 +64,9 @@ final class MainWindow {
             let album = AlbumPage(store: database, albums: albums, largePhotos: context.largePhotos,
                                   pictures: pictures, notification: notification, logger: context.logger)
             album.onShowPreferences = { [weak self] in self?.showPreferences() }
+            if let library = context.ownPhotos {
+                album.attach(AlbumOwnPhotos(library: library, store: database, notification: notification, logger: context.logger))
+            }
             albumPage = album
             gtk_stack_add_named(stack.cast(), album.root, "album")
             let pins = PinsController(map: page.map, store: database, albums: albums, namer: context.namer,
@@ -151,6 +154,7 @@ final class MainWindow {
         if let namer { Task { await namer.want(mark.key) } } // its best name first
         // The page comes on screen whole (its photos read from disk), or after 100 ms as it is; only the album
         // asked for last, and never after the map came back (the page drops a wait it no longer needs).
+        albumPage.ownPhotos?.show(pinID: mark.key, latitude: mark.latitude, longitude: mark.longitude)
         albumPage.show(pinID: mark.key) { [weak self] in
             guard let self, self.lifetime.isAlive else { return }
             self.presentAlbum(mark)

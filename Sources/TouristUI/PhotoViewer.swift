@@ -8,6 +8,11 @@ import TouristAlbums
 import TouristStore
 import Translations
 
+extension Photo {
+    /// One of the user's own photos shown through the album's viewer: no Flickr photo, its file where the user keeps it.
+    var isOwnPhoto: Bool { flickrId.isEmpty && remoteURL.isEmpty }
+}
+
 /// A large view of an album's photos, one at a time: the grid's file at once, then Flickr's bigger size. A window
 /// of its own over the album, so the grid's single click keeps deleting.
 @MainActor
@@ -184,11 +189,19 @@ final class PhotoViewer {
         let title = (photo.title?.isEmpty == false) ? photo.title! : tr("Untitled photo")
         let locale = Translations.formattingLocale
         // The subtitle's parts, each whole, shown apart: who took it, its licence, where it is in the album.
-        var byline = [(photo.ownerName ?? photo.ownerId).map {
-            // Translators: under a photo's title; %@ is its photographer's Flickr name.
-            String(format: tr("by %@"), locale: locale, $0)
-        } ?? tr("by unknown")]
-        if let license = FlickrLicense.name(of: photo.license) { byline.append(license) }
+        var byline: [String]
+        if photo.isOwnPhoto {
+            // Translators: under the title of one of the user's own photos, e.g. "Your photo, taken 1 Jun 2019".
+            byline = [String(format: tr("Your photo, taken %@"), locale: locale,
+                             photo.createdAt.formatted(Date.FormatStyle(date: .abbreviated, time: .omitted, locale: locale,
+                                                                        timeZone: TimeZone(identifier: "UTC")!)))]
+        } else {
+            byline = [(photo.ownerName ?? photo.ownerId).map {
+                // Translators: under a photo's title; %@ is its photographer's Flickr name.
+                String(format: tr("by %@"), locale: locale, $0)
+            } ?? tr("by unknown")]
+            if let license = FlickrLicense.name(of: photo.license) { byline.append(license) }
+        }
         // Translators: the photo's place among the album's, e.g. "3 of 30".
         byline.append(String(format: tr("%1$@ of %2$@"), locale: locale,
                              (index + 1).formatted(.number.locale(locale)), photos.count.formatted(.number.locale(locale))))

@@ -107,7 +107,8 @@ final class AppDatabaseSchemaTests: XCTestCase {
              try AppDatabase.migrator.hasCompletedMigrations(db))
         }
 
-        XCTAssertEqual(applied, ["v1", "v2-undoable-deletions", "v3-albums", "v4-place-names", "v5-photo-viewer", "v6-album-time"])
+        XCTAssertEqual(applied, ["v1", "v2-undoable-deletions", "v3-albums", "v4-place-names", "v5-photo-viewer", "v6-album-time",
+                                 "v7-hidden-own-photos"])
         XCTAssertTrue(complete)
     }
 
@@ -140,7 +141,8 @@ final class AppDatabaseSchemaTests: XCTestCase {
         XCTAssertEqual(try reopened.photos(ofPin: try XCTUnwrap(pin.id)), [photo])
         XCTAssertEqual(try reopened.viewport(), Viewport(latitude: 48, longitude: 2, zoom: 9))
         let applied = try reopened.reader.read { db in try AppDatabase.migrator.appliedIdentifiers(db) }
-        XCTAssertEqual(applied, ["v1", "v2-undoable-deletions", "v3-albums", "v4-place-names", "v5-photo-viewer", "v6-album-time"])
+        XCTAssertEqual(applied, ["v1", "v2-undoable-deletions", "v3-albums", "v4-place-names", "v5-photo-viewer", "v6-album-time",
+                                 "v7-hidden-own-photos"])
     }
 
     func testOpenCreatesFoldersAndUsesWriteAheadLogging() throws {

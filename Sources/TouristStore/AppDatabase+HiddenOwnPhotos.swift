@@ -1,0 +1,22 @@
+import Foundation
+import GRDB
+
+extension AppDatabase {
+    /// The user's own photos removed from a pin's album (their absolute paths): the album no longer shows them.
+    public func hiddenOwnPhotos(ofPin pinId: Int64) throws -> Set<String> {
+        try read { db in
+            Set(try String.fetchAll(db, sql: "SELECT path FROM hidden_own_photo WHERE pin_id = ?", arguments: [pinId]))
+        }
+    }
+
+    /// Removes an own photo from the pin's album, or puts it back (`hidden` false); the file is never touched.
+    public func setOwnPhoto(_ path: String, hidden: Bool, inAlbumOfPin pinId: Int64) throws {
+        try write { db in
+            if hidden {
+                try db.execute(sql: "INSERT OR IGNORE INTO hidden_own_photo(pin_id, path) VALUES (?, ?)", arguments: [pinId, path])
+            } else {
+                try db.execute(sql: "DELETE FROM hidden_own_photo WHERE pin_id = ? AND path = ?", arguments: [pinId, path])
+            }
+        }
+    }
+}
