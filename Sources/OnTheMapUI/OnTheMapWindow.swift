@@ -26,8 +26,8 @@ final class OnTheMapWindow {
     }
 
     let window: UnsafeMutablePointer<GtkWidget>
-    private let lifetime: WidgetLifetime
-    private let services: Services
+    let lifetime: WidgetLifetime
+    let services: Services
     private let headerBar: UnsafeMutablePointer<GtkWidget>
     private let pages: UnsafeMutablePointer<GtkWidget>
     private let content: UnsafeMutablePointer<GtkWidget>
@@ -40,21 +40,21 @@ final class OnTheMapWindow {
     /// Above the map and the list: the server sent more than asked, and which students are shown.
     private let excessBar: UnsafeMutablePointer<GtkWidget>
     private let excessLabel: UnsafeMutablePointer<GtkWidget>
-    private let loginPage: LoginPage
+    let loginPage: LoginPage
     private let mapPage: StudentMapPage
     private let listPage: StudentListPage
     private var session: UserSession?
     private var directory: StudentDirectory?
     private var observation: ObservationToken?
-    private var loginTask: Task<Void, Never>?
-    private let resumption: SessionResumption
+    var loginTask: Task<Void, Never>?
+    let resumption: SessionResumption
     /// The keyring's writes, one after another, so a Log Out's forget never lands after the next login's keep.
-    private var keyringWork: Task<Void, Never>?
+    var keyringWork: Task<Void, Never>?
     private var failureAlert: UnsafeMutablePointer<GtkWidget>?
     private var refreshAction: OpaquePointer?
     private var addAction: OpaquePointer?
     private var logOutAction: OpaquePointer?
-    private var closing = false
+    private(set) var closing = false
 
     init(application: UnsafeMutablePointer<GtkApplication>, services: Services) {
         self.services = services
@@ -202,16 +202,7 @@ final class OnTheMapWindow {
         switch result {
         case .success(let session):
             services.logger.info("Logged in to \(server.host ?? server.absoluteString) as account \(session.accountKey)")
-            if loginPage.canStayLoggedIn {
-                let stay = loginPage.staysLoggedIn
-                inKeyringOrder { [resumption, logger = services.logger] in
-                    do throws(SessionKeepingError) {
-                        try await resumption.loggedIn(session, server: server, stay: stay)
-                    } catch {
-                        logger.warning("\(error)")
-                    }
-                }
-            }
+            keepSessionAsChosen(session, server: server)
             start(session, api: api, server: server)
         case .failure(.cancelled):
             loginPage.setBusy(false)
@@ -224,7 +215,7 @@ final class OnTheMapWindow {
     }
 
     /// Logged in or resumed: the class on the map.
-    private func start(_ session: UserSession, api: any StudentLocationsAPI, server: URL) {
+    func start(_ session: UserSession, api: any StudentLocationsAPI, server: URL) {
         services.configuration.rememberServer(server)
         self.session = session
         let directory = StudentDirectory(api: api)
@@ -239,7 +230,7 @@ final class OnTheMapWindow {
 
     private func logOut() {
         guard let session, let directory else { return }
-        inKeyringOrder { [resumption] in await resumption.loggedOut() }
+        forgetKeptSession()
         let api = directory.api
         self.session = nil
         observation?.cancel()
@@ -267,50 +258,6 @@ final class OnTheMapWindow {
         let message = String(format: tr("%@ The server ends your session by itself when it expires."),
                              locale: Translations.formattingLocale, error.description)
         Alert.show(over: window, kind: GTK_MESSAGE_WARNING, title: tr("Logged out on this computer only"), message: message)
-    }
-
-    // MARK: Staying logged in
-
-    /// At start: the keyring is asked off the main loop while the login page waits; a live kept session skips it.
-    private func resumeKeptSession() {
-        loginPage.setBusy(true)
-        loginTask = Task { [weak self, resumption] in
-            let answers = await resumption.keeper.isAvailable()
-            self?.loginPage.offerStayingLoggedIn(keyringAnswers: answers)
-            self?.resumed(answers ? await resumption.resume() : .nothingKept)
-        }
-    }
-
-    private func resumed(_ outcome: SessionResumption.Outcome) {
-        loginTask = nil
-        guard lifetime.isAlive, !closing else { return }
-        switch outcome {
-        case .nothingKept:
-            loginPage.setBusy(false)
-            loginPage.focus()
-        case .resumed(let session, let api, let server):
-            services.logger.info("Resumed a kept session on \(server.host ?? server.absoluteString) as account \(session.accountKey)")
-            loginPage.setStaysLoggedIn(true)
-            start(session, api: api, server: server)
-        case .ended:
-            loginPage.setBusy(false)
-            loginPage.setStaysLoggedIn(true)
-            loginPage.showSessionEnded(true)
-            loginPage.focus()
-        case .failed(let error):
-            // Kept for the next start: the server may only be out of reach.
-            loginPage.setBusy(false)
-            loginPage.setStaysLoggedIn(true)
-            Alert.show(over: window, title: error.title, message: error.description)
-        }
-    }
-
-    private func inKeyringOrder(_ work: @escaping @MainActor () async -> Void) {
-        let previous = keyringWork
-        keyringWork = Task {
-            await previous?.value
-            await work()
-        }
     }
 
     // MARK: The students
