@@ -15,7 +15,7 @@ final class ShortcutsWindowTests: XCTestCase {
         let groups = descendants(of: window).filter { typeName($0) == "GtkShortcutsGroup" }
         XCTAssertEqual(groups.map { stringProperty("title", of: $0) }, ["Map", "Pins", "Photo Album", "Photo Viewer", "General"])
         let shortcutsByGroup = groups.map { descendants(of: $0).filter { typeName($0) == "GtkShortcutsShortcut" } }
-        XCTAssertEqual(shortcutsByGroup.map(\.count), [4, 2, 4, 3, 2])
+        XCTAssertEqual(shortcutsByGroup.map(\.count), [6, 2, 4, 3, 2])
         let shortcuts = shortcutsByGroup.flatMap { $0 }
         for shortcut in shortcuts {
             let accelerator = stringProperty("accelerator", of: shortcut)
