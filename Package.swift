@@ -194,7 +194,7 @@ let package = Package(
         .testTarget(name: "WebAccessTests", dependencies: ["WebAccess", "FlickrTestSupport"]),
         .testTarget(name: "MapTilesTests", dependencies: ["MapTiles", "FlickrTestSupport", "WebAccess",
                                                         .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "PlaceFilesTests", dependencies: ["PlaceFiles"]),
+        .testTarget(name: "PlaceFilesTests", dependencies: ["PlaceFiles", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(name: "OwnPhotosTests", dependencies: ["OwnPhotos"]),
         .testTarget(name: "OnTheMapUITests", dependencies: ["OnTheMapUI", "MapView", "StudentLocations"]),
     ],
