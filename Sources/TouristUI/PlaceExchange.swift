@@ -90,7 +90,7 @@ final class PlaceExchange {
                        message: Self.message(for: error), buttons: [Alert.ok]) { [weak self] _ in self?.finished() }
         case .success(let reading) where reading.new.isEmpty:
             let message = String(format: trn("The place in “%2$@” is already on your map.",
-                                             "All %1$d places in “%2$@” are already on your map.", count: reading.duplicates),
+                                             "All %1$d places in “%2$@” are already on your map.", reading.duplicates),
                                  locale: Translations.formattingLocale, reading.duplicates, name)
             Alert.show(over: parent(), kind: GTK_MESSAGE_INFO, title: tr("Nothing to import"), message: message,
                        buttons: [Alert.ok]) { [weak self] _ in self?.finished() }
@@ -102,19 +102,19 @@ final class PlaceExchange {
     private func ask(_ reading: Reading, from name: String) {
         let locale = Translations.formattingLocale
         // Translators: the title of the question asked before places from a file become pins.
-        let title = String(format: trn("Import %d place?", "Import %d places?", count: reading.new.count), locale: locale,
+        let title = String(format: trn("Import %d place?", "Import %d places?", reading.new.count), locale: locale,
                            reading.new.count)
         // Translators: %@ is a file's name.
         var sentences = [String(format: tr("From “%@”. They will be pins on your map, each with its album."), locale: locale, name)]
         if reading.duplicates > 0 {
             sentences.append(String(format: trn("%d place is already on your map and will be skipped.",
-                                                "%d places are already on your map and will be skipped.", count: reading.duplicates),
+                                                "%d places are already on your map and will be skipped.", reading.duplicates),
                                     locale: locale, reading.duplicates))
         }
         if reading.passedOver > 0 {
             sentences.append(String(format: trn("%d entry is not a place with a position and will be passed over.",
                                                 "%d entries are not places with a position and will be passed over.",
-                                                count: reading.passedOver),
+                                                reading.passedOver),
                                     locale: locale, reading.passedOver))
         }
         Alert.show(over: parent(), kind: GTK_MESSAGE_QUESTION, title: title, message: sentences.joined(separator: " "),
@@ -146,7 +146,7 @@ final class PlaceExchange {
             logger.info("Imported \(outcome.added.count) places, skipped \(outcome.duplicates)")
             onImported(places.map { ($0.latitude, $0.longitude) })
             let added = outcome.added
-            notification.show(String(format: trn("%d place imported", "%d places imported", count: added.count),
+            notification.show(String(format: trn("%d place imported", "%d places imported", added.count),
                                      locale: Translations.formattingLocale, added.count),
                               actionLabel: tr("Undo"), seconds: 10) { [weak self] in self?.undoImport(added) }
         }
@@ -215,7 +215,7 @@ final class PlaceExchange {
         switch result {
         case .success(let count):
             logger.info("Exported \(count) places to \(file.path)")
-            notification.show(String(format: trn("%1$d place exported to “%2$@”", "%1$d places exported to “%2$@”", count: count),
+            notification.show(String(format: trn("%1$d place exported to “%2$@”", "%1$d places exported to “%2$@”", count),
                                      locale: locale, count, file.lastPathComponent))
         case .failure(let error):
             logger.error("Could not export places to \(file.path): \(error)")

@@ -289,9 +289,6 @@ def test_hostile_files_are_refused_whole_with_a_reason(make_app, downloads, scre
     assert app.process.poll() is None, "the app is still running"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "PlaceExchange formats these texts with trn(…, count:), which fills only the count, so the file's name (%2$@) "
-    "reads “(null)”: 'All 3 places in “(null)” are already on your map.', '3 places exported to “(null)”'"))
 def test_nothing_to_import_and_exported_name_the_file(make_app, downloads, tmp_path, screenshot):
     gpx = samples.gps_logger_gpx(downloads / "logger.gpx")
     app = make_app(LaunchedWithFiles).start(files=(gpx,))
