@@ -28,6 +28,8 @@ final class MainWindow {
     private var search: PlaceSearch?
     private var places: PlacesSidebar?
     private var exchange: PlaceExchange?
+    /// Re-reads the user's own photos that change while the app runs.
+    private var ownPhotoWatch: OwnPhotoWatch?
     private let store: (any ViewStateStore)?
     private let viewportKeeper: ViewportKeeper?
     private let logger: Logger
@@ -59,6 +61,8 @@ final class MainWindow {
             // My Places slides in beside the map.
             let sidebar = PlacesSidebar(store: database)
             places = sidebar
+            sidebar.ownPhotos = context.ownPhotos
+            ownPhotoWatch = context.ownPhotos.map { OwnPhotoWatch(library: $0, logger: context.logger) }
             gtk_box_pack_start(mapSlot.cast(), sidebar.root, 0, 0, 0)
             gtk_box_pack_start(mapSlot.cast(), page.root, 1, 1, 0)
             let album = AlbumPage(store: database, albums: albums, largePhotos: context.largePhotos,

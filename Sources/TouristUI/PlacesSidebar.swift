@@ -28,6 +28,14 @@ final class PlacesSidebar {
     private var rebuilding = false
     /// Opened before its rows arrived: the first row takes the keyboard.
     private var wantsFocus = false
+    private var ownPhotoObserver: Int?
+    /// The user's own photos near each place shown, as last counted (none while they are off).
+    private var ownCounts: [Int64: Int] = [:]
+    private var counting: Task<Void, Never>?
+    /// A scan tells of every batch: counted again once it pauses.
+    private let recount = Debouncer(milliseconds: 500)
+    /// Each place's row and its detail label, so new counts change a row in place.
+    private var rowParts: [Int64: (row: UnsafeMutablePointer<GtkWidget>, detail: UnsafeMutablePointer<GtkWidget>)] = [:]
 
     static let thumbnailSide: Int32 = 48
 
@@ -36,6 +44,17 @@ final class PlacesSidebar {
     var onDelete: ((PlaceSummary) -> Void)?
     /// The name shown for a place without one yet.
     var untitled: (PlaceSummary) -> String = { CoordinateFormat.string(latitude: $0.latitude, longitude: $0.longitude) }
+    /// The user's own photos: each row says how many are near its place.
+    var ownPhotos: OwnPhotoLibrary? {
+        didSet {
+            if let ownPhotoObserver { oldValue?.stopObserving(ownPhotoObserver) }
+            ownPhotoObserver = ownPhotos?.observe { [weak self] in
+                guard let self, self.isOpen else { return }
+                self.recount.schedule { [weak self] in self?.countOwnPhotos() }
+            }
+            if isOpen { countOwnPhotos() }
+        }
+    }
 
     init(store: AppDatabase) {
         self.store = store
@@ -71,8 +90,12 @@ final class PlacesSidebar {
             return true
         }
         lifetime.onDestroy { [weak self] in
-            self?.observation?.cancel()
-            self?.observation = nil
+            guard let self else { return }
+            self.observation?.cancel()
+            self.observation = nil
+            if let observer = self.ownPhotoObserver { self.ownPhotos?.stopObserving(observer) }
+            self.counting?.cancel()
+            self.recount.cancel()
         }
     }
 
@@ -153,6 +176,7 @@ final class PlacesSidebar {
         defer { rebuilding = false }
         shown = page.places
         waitingImages = [:]
+        rowParts = [:]
         Widgets.destroyChildren(list)
         let scale = gtk_widget_get_scale_factor(list)
         for place in page.places {
@@ -192,6 +216,7 @@ final class PlacesSidebar {
         }
         gtk_label_set_text(footer.cast(), footerText)
         if thumbnails.count > 4 * query.limit { thumbnails = [:] }
+        countOwnPhotos()
     }
 
     private func row(for place: PlaceSummary, scale: Int32) -> UnsafeMutablePointer<GtkWidget> {
@@ -213,13 +238,8 @@ final class PlacesSidebar {
         gtk_label_set_xalign(title.cast(), 0)
         gtk_label_set_ellipsize(title.cast(), PANGO_ELLIPSIZE_END)
         Widgets.addStyleClass(title, "heading")
-        let locale = Translations.formattingLocale
-        let photoCount = Self.number(place.photoCount)
-        let added = place.createdAt.formatted(Date.FormatStyle(date: .abbreviated, time: .omitted).locale(locale))
-        // Translators: under a place's name in My Places; %1$@ is its number of photos, %2$@ the date its pin was
-        // dropped, e.g. "30 photos · added 12 Mar 2026".
-        let detail = gtk_label_new(String(format: trn("%1$@ photo · added %2$@", "%1$@ photos · added %2$@", place.photoCount),
-                                          locale: locale, photoCount, added))!
+        let texts = Self.texts(for: place, name: name, own: ownCounts[place.id] ?? 0)
+        let detail = gtk_label_new(texts.detail)!
         gtk_label_set_xalign(detail.cast(), 0)
         Widgets.addStyleClass(detail, "dim-label")
         gtk_box_pack_start(labels.cast(), title, 0, 0, 0)
@@ -229,13 +249,68 @@ final class PlacesSidebar {
         gtk_box_pack_start(box.cast(), labels, 1, 1, 0)
         let row = gtk_list_box_row_new()!
         gtk_container_add(row.container, box)
-        // Translators: a row of My Places for screen readers; %1$@ is the place's name, %2$@ its number of photos.
-        Widgets.setAccessibleName(row, String(format: trn("%1$@, %2$@ photo", "%1$@, %2$@ photos", place.photoCount),
-                                              locale: locale, name, photoCount))
+        Widgets.setAccessibleName(row, texts.accessibleName)
         // Translators: %@ is the place's name.
-        gtk_widget_set_tooltip_text(row, String(format: tr("%@\nEnter opens the album, Delete deletes the pin"), locale: locale, name))
+        gtk_widget_set_tooltip_text(row, String(format: tr("%@\nEnter opens the album, Delete deletes the pin"),
+                                                locale: Translations.formattingLocale, name))
         gtk_widget_show_all(row)
+        rowParts[place.id] = (row, detail)
         return row
+    }
+
+    /// The line under a place's name and the row's name for screen readers; `own`: the user's photos near it.
+    private static func texts(for place: PlaceSummary, name: String, own: Int) -> (detail: String, accessibleName: String) {
+        let locale = Translations.formattingLocale
+        let photoCount = number(place.photoCount)
+        let added = place.createdAt.formatted(Date.FormatStyle(date: .abbreviated, time: .omitted).locale(locale))
+        guard own > 0 else {
+            // Translators: under a place's name in My Places; %1$@ is its number of photos, %2$@ the date its pin was
+            // dropped, e.g. "30 photos · added 12 Mar 2026".
+            let detail = String(format: trn("%1$@ photo · added %2$@", "%1$@ photos · added %2$@", place.photoCount),
+                                locale: locale, photoCount, added)
+            // Translators: a row of My Places for screen readers; %1$@ is the place's name, %2$@ its number of photos.
+            let accessibleName = String(format: trn("%1$@, %2$@ photo", "%1$@, %2$@ photos", place.photoCount),
+                                        locale: locale, name, photoCount)
+            return (detail, accessibleName)
+        }
+        // Translators: in My Places, how many of the user's own photos were taken near a place, e.g. "3 yours".
+        let yours = String(format: trn("%@ yours", "%@ yours", own), locale: locale, number(own))
+        // Translators: under a place's name in My Places; %1$@ is its number of Flickr photos, %2$@ how many of the
+        // user's own are near it ("3 yours"), %3$@ the date its pin was dropped, e.g. "12 photos · 3 yours · added 5 Jun 2026".
+        let detail = String(format: trn("%1$@ photo · %2$@ · added %3$@", "%1$@ photos · %2$@ · added %3$@", place.photoCount),
+                            locale: locale, photoCount, yours, added)
+        // Translators: a row of My Places for screen readers; %1$@ is the place's name, %2$@ its number of Flickr
+        // photos, %3$@ how many of the user's own are near it ("3 yours"), e.g. "Paris, 12 photos, 3 yours".
+        let accessibleName = String(format: trn("%1$@, %2$@ photo, %3$@", "%1$@, %2$@ photos, %3$@", place.photoCount),
+                                    locale: locale, name, photoCount, yours)
+        return (detail, accessibleName)
+    }
+
+    // MARK: Own photos
+
+    /// Counts the user's photos near the places shown, off the main loop; the rows change when the counts come.
+    private func countOwnPhotos() {
+        recount.cancel()
+        counting?.cancel()
+        guard let library = ownPhotos, lifetime.isAlive, !shown.isEmpty else { return }
+        let places = shown.map { (id: $0.id, latitude: $0.latitude, longitude: $0.longitude) }
+        counting = Task { [weak self] in
+            let counts = await library.counts(near: places)
+            guard let self, !Task.isCancelled, self.lifetime.isAlive else { return }
+            self.showOwnCounts(counts)
+        }
+    }
+
+    private func showOwnCounts(_ counts: [Int64: Int]) {
+        for place in shown {
+            let own = counts[place.id] ?? 0
+            guard own != (ownCounts[place.id] ?? 0), let parts = rowParts[place.id] else { continue }
+            let name = place.placeName ?? untitled(place)
+            let texts = Self.texts(for: place, name: name, own: own)
+            gtk_label_set_text(parts.detail.cast(), texts.detail)
+            Widgets.setAccessibleName(parts.row, texts.accessibleName)
+        }
+        ownCounts = counts
     }
 
     /// A count as the user's locale writes it ("1,234"; "1.234" in German).
