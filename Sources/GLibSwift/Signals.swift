@@ -54,6 +54,8 @@ public struct PointerSignal: Sendable {
     public static let rowSelected = PointerSignal("row-selected")
     /// GtkStack notify::visible-child (argument: the GParamSpec).
     public static let notifyVisibleChild = PointerSignal("notify::visible-child")
+    /// GtkSwitch (or any widget with an "active" property) notify::active (argument: the GParamSpec).
+    public static let notifyActive = PointerSignal("notify::active")
 }
 
 /// A signal whose C handler is `void (*)(GObject *instance, gint value, gpointer user_data)`.

@@ -162,7 +162,8 @@ public final class TouristApplication {
     }
 
     private func showPreferences() {
-        PreferencesDialog.present(over: mainWindow?.liveWindow, keyResolver: keyResolver) { [weak self] in
+        PreferencesDialog.present(over: mainWindow?.liveWindow, keyResolver: keyResolver,
+                                  ownPhotos: context?.ownPhotos) { [weak self] in
             self?.mainWindow?.apiKeyChanged()
         }
     }
