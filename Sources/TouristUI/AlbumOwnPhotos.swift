@@ -52,17 +52,7 @@ final class AlbumOwnPhotos {
         scroller = layout.object("own-photos-scroller")
         invitation = layout.object("own-photos-invitation")
         flickrHeading = layout.object("flickr-heading")
-        flowBox = gtk_flow_box_new()!
-        gtk_flow_box_set_homogeneous(flowBox.cast(), 1)
-        gtk_flow_box_set_selection_mode(flowBox.cast(), GTK_SELECTION_NONE)
-        gtk_flow_box_set_activate_on_single_click(flowBox.cast(), 1)
-        gtk_flow_box_set_max_children_per_line(flowBox.cast(), 30)
-        gtk_flow_box_set_min_children_per_line(flowBox.cast(), 2)
-        gtk_flow_box_set_row_spacing(flowBox.cast(), 6)
-        gtk_flow_box_set_column_spacing(flowBox.cast(), 6)
-        gtk_widget_set_valign(flowBox, GTK_ALIGN_START)
-        Widgets.setMargins(flowBox, 12)
-        Widgets.setAccessibleName(flowBox, tr("Your photos"))
+        flowBox = PhotoGrid.makeFlowBox(accessibleName: tr("Your photos"))
         gtk_container_add(scroller.container, flowBox)
         gtk_widget_show(flowBox)
 

@@ -37,19 +37,9 @@ final class PhotoGrid {
 
     init(pictures: AlbumPictures) {
         self.pictures = pictures
-        let flowBox = gtk_flow_box_new()!
+        let flowBox = Self.makeFlowBox(accessibleName: tr("Photos"))
         self.flowBox = flowBox
         lifetime = WidgetLifetime(flowBox)
-        gtk_flow_box_set_homogeneous(flowBox.cast(), 1)
-        gtk_flow_box_set_selection_mode(flowBox.cast(), GTK_SELECTION_NONE)
-        gtk_flow_box_set_activate_on_single_click(flowBox.cast(), 1)
-        gtk_flow_box_set_max_children_per_line(flowBox.cast(), 30)
-        gtk_flow_box_set_min_children_per_line(flowBox.cast(), 2)
-        gtk_flow_box_set_row_spacing(flowBox.cast(), 6)
-        gtk_flow_box_set_column_spacing(flowBox.cast(), 6)
-        gtk_widget_set_valign(flowBox, GTK_ALIGN_START)
-        Widgets.setMargins(flowBox, 12)
-        Widgets.setAccessibleName(flowBox, tr("Photos"))
 
         flowBox.connect(.childActivated) { [weak self] child in
             guard let self, let tile = self.tile(for: child) else { return }
@@ -66,6 +56,22 @@ final class PhotoGrid {
         flowBox.connect(.buttonPress) { [weak self] event in self?.buttonPressed(event) ?? false }
         // Before the flow box's own key bindings, which would activate (that is, delete) on Enter.
         flowBox.connect(.keyPress) { [weak self] event in self?.keyPressed(event) ?? false }
+    }
+
+    /// A flow box of photo tiles as albums lay them out: squares in rows, a click activates, nothing is selected.
+    static func makeFlowBox(accessibleName: String) -> UnsafeMutablePointer<GtkWidget> {
+        let flowBox = gtk_flow_box_new()!
+        gtk_flow_box_set_homogeneous(flowBox.cast(), 1)
+        gtk_flow_box_set_selection_mode(flowBox.cast(), GTK_SELECTION_NONE)
+        gtk_flow_box_set_activate_on_single_click(flowBox.cast(), 1)
+        gtk_flow_box_set_max_children_per_line(flowBox.cast(), 30)
+        gtk_flow_box_set_min_children_per_line(flowBox.cast(), 2)
+        gtk_flow_box_set_row_spacing(flowBox.cast(), 6)
+        gtk_flow_box_set_column_spacing(flowBox.cast(), 6)
+        gtk_widget_set_valign(flowBox, GTK_ALIGN_START)
+        Widgets.setMargins(flowBox, 12)
+        Widgets.setAccessibleName(flowBox, accessibleName)
+        return flowBox
     }
 
     var count: Int { tiles.count }
