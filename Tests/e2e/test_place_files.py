@@ -69,15 +69,10 @@ class Dialogs:
         self.accessible = AccessibleApp()
 
     def alert(self, timeout: float = 20.0) -> tuple[object, str]:
-        """The showing alert (a GtkMessageDialog) and all its text, title first."""
-        node = self.app.wait_until(lambda: next((n for n in self.accessible.node.findChildren(
-            lambda n: n.roleName == "alert", showingOnly=False) if n.showing), None), timeout, "an alert is showing")
-        text = " ".join(n.name for n in node.findChildren(lambda n: n.roleName == "label", showingOnly=False))
-        return node, text
+        return self.accessible.alert(timeout)
 
     def no_alert(self) -> bool:
-        return not any(n.showing for n in self.accessible.node.findChildren(lambda n: n.roleName == "alert",
-                                                                             showingOnly=False))
+        return self.accessible.no_alert()
 
     def answer(self, button: str) -> None:
         node, _ = self.alert()

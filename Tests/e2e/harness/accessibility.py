@@ -39,6 +39,17 @@ class AccessibleApp:
                     raise AssertionError(f"{name} never appeared on the accessibility bus")
                 time.sleep(0.5)
 
+    def alert(self, timeout: float = 15.0) -> tuple[object, str]:
+        """The showing alert (a GtkMessageDialog) and all its text, title first."""
+        from harness.waiting import wait_until
+        node = wait_until(lambda: next((n for n in self.node.findChildren(
+            lambda n: n.roleName == "alert", showingOnly=False) if n.showing), None), timeout, "an alert is showing")
+        text = " ".join(n.name for n in node.findChildren(lambda n: n.roleName == "label", showingOnly=False))
+        return node, text
+
+    def no_alert(self) -> bool:
+        return not any(n.showing for n in self.node.findChildren(lambda n: n.roleName == "alert", showingOnly=False))
+
     def find(self, name: str, role: str, showing: bool = True, timeout: float = 10.0):
         """The first widget with this accessible name and role (e.g. "push button")."""
         deadline = time.monotonic() + timeout
