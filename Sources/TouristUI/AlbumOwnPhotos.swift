@@ -27,7 +27,8 @@ final class AlbumOwnPhotos {
     private let logger: Logger
     private var place: (pinID: Int64, latitude: Double, longitude: Double)?
     private(set) var photos: [OwnPhoto] = []
-    private var tiles: [(photo: OwnPhoto, child: UnsafeMutablePointer<GtkWidget>, image: UnsafeMutablePointer<GtkWidget>)] = []
+    private typealias Tile = (photo: OwnPhoto, child: UnsafeMutablePointer<GtkWidget>, image: UnsafeMutablePointer<GtkWidget>)
+    private var tiles: [Tile] = []
     /// Pictures already made this run, by file: an album opened again shows them at once.
     private var pictures: [String: PaintablePicture] = [:]
     private var reading: Task<Void, Never>?
@@ -35,6 +36,9 @@ final class AlbumOwnPhotos {
     private var observer: Int?
     /// Whether Flickr has nothing to show for the place (the time to invite).
     private var flickrIsEmpty = false
+
+    /// The newest this many show: an album is a glance at a place, and making tiles costs the main loop.
+    static let mostShown = 200
 
     /// Opens the viewer on own photos (as album photos whose files are these paths) at an index.
     var onView: (([Photo], Int) -> Void)?
@@ -75,7 +79,7 @@ final class AlbumOwnPhotos {
 
     /// The album of the pin at this place opens: its own photos are read (off the main loop) and shown.
     func show(pinID: Int64, latitude: Double, longitude: Double) {
-        if place?.pinID != pinID { photos = []; rebuild() }
+        if place?.pinID != pinID { photos = []; sync() }
         place = (pinID, latitude, longitude)
         reread()
     }
@@ -92,13 +96,13 @@ final class AlbumOwnPhotos {
         reading?.cancel()
         let library = self.library, store = self.store
         reading = Task { [weak self] in
-            let found = await library.photos(nearLatitude: place.latitude, longitude: place.longitude)
+            let found = await library.photos(nearLatitude: place.latitude, longitude: place.longitude, limit: Self.mostShown)
             let hidden = await Task.detached(priority: .userInitiated) { (try? store.hiddenOwnPhotos(ofPin: place.pinID)) ?? [] }.value
             guard !Task.isCancelled, let self, self.place?.pinID == place.pinID else { return }
             let shown = found.filter { !hidden.contains($0.path) }
             if shown != self.photos {
                 self.photos = shown
-                self.rebuild()
+                self.sync()
             }
             self.layoutChanged()
         }
@@ -139,10 +143,17 @@ final class AlbumOwnPhotos {
 
     // MARK: Tiles
 
-    private func rebuild() {
+    /// Brings the tiles in line with `photos`: gone ones are removed, new ones made in their places, the rest kept
+    /// (the order is by date and never changes between the photos kept, so inserting in order places every one).
+    private func sync() {
         guard lifetime.isAlive else { return }
-        for tile in tiles { gtk_widget_destroy(tile.child) }
-        tiles = photos.map { photo in
+        let wanted = Set(photos.map(\.path))
+        var kept: [String: Tile] = [:]
+        for tile in tiles {
+            if wanted.contains(tile.photo.path) { kept[tile.photo.path] = tile } else { gtk_widget_destroy(tile.child) }
+        }
+        tiles = photos.enumerated().map { position, photo in
+            if let tile = kept[photo.path] { return tile }
             let child = gtk_flow_box_child_new()!
             Widgets.addStyleClass(child, "photo-tile")
             let image = gtk_image_new()!
@@ -157,7 +168,7 @@ final class AlbumOwnPhotos {
             Widgets.setAccessibleName(child, name)
             gtk_widget_set_tooltip_text(child, String(format: tr("%@\nClick to remove it from this album; the file stays."),
                                                       locale: Translations.formattingLocale, name))
-            gtk_container_add(flowBox.container, child)
+            gtk_flow_box_insert(flowBox.cast(), child, Int32(position))
             gtk_widget_show_all(child)
             return (photo, child, image)
         }
