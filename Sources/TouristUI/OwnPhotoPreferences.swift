@@ -65,8 +65,11 @@ final class OwnPhotoPreferences {
     }
 
     private func chooseFolder() {
-        NativeFileChooser.ask(.selectFolder, title: tr("Add a Folder of Your Photos"), acceptLabel: tr("_Add"),
-                              over: dialog, folder: URL(fileURLWithPath: Self.homeFolder, isDirectory: true)) { [weak self] choice in
+        let title = tr("Add a Folder of Your Photos")
+        // Translators: the file chooser's button that adds the chosen folder; the underscore marks the access key.
+        let accept = tr("_Add")
+        NativeFileChooser.ask(.selectFolder, title: title, acceptLabel: accept, over: dialog,
+                              folder: URL(fileURLWithPath: Self.homeFolder, isDirectory: true)) { [weak self] choice in
             guard let self, let choice, self.lifetime.isAlive else { return }
             // The Pictures folder, looked in while none is chosen, stays when the first folder is added.
             var folders = self.library.settings.folders
