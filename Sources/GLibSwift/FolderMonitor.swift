@@ -25,14 +25,27 @@ public final class FolderMonitor {
     private var isStopped = false
     private var toldOfCap = false
 
-    /// Watches exactly `folders` (see `folders(under:)` for a tree's), and folders that appear inside them later.
+    /// Watches exactly `folders` (see `folders(under:)` for a tree's), and folders that appear inside them later; the
+    /// first `foldersPerTurn` at once, the rest over the next main-loop turns.
     public init(folders: [String], quietMilliseconds: UInt32 = 1000,
                 logger: Logger = Logger(label: "FolderMonitor"), onChange: @escaping @MainActor ([String]) -> Void) {
         self.quietMilliseconds = quietMilliseconds
         self.logger = logger
         self.onChange = onChange
         debouncer = Debouncer(milliseconds: quietMilliseconds)
-        for folder in folders { watch(folder) }
+        watchInTurns(folders[...])
+    }
+
+    /// Folders watched at each main-loop turn: a monitor costs an inotify call and a GObject (about 30 µs), so a library
+    /// of hundreds of folders is watched over several turns rather than in one stall.
+    public nonisolated static let foldersPerTurn = 64
+
+    private func watchInTurns(_ folders: ArraySlice<String>) {
+        guard !isStopped else { return }
+        for folder in folders.prefix(Self.foldersPerTurn) { watch(folder) }
+        let rest = folders.dropFirst(Self.foldersPerTurn)
+        guard !rest.isEmpty else { return }
+        Timeout.after(milliseconds: 0) { [weak self] in self?.watchInTurns(rest) }
     }
 
     isolated deinit {

@@ -2,12 +2,11 @@ import Foundation
 import Logging
 
 /// Keeps the index in step with the photo folders: walks them, reads only new or changed files, removes rows of files
-/// gone. One scan at a time; the reading happens on a thread of its own, never the caller's or Swift's shared pool.
+/// gone. One scan at a time; the reading happens on a niced thread of its own, never the caller's or Swift's shared pool.
 public actor OwnPhotoIndexer {
     private let index: OwnPhotoIndex
     private let logger: Logger
     private let maximumFileBytes: Int64
-    private let queue = DispatchQueue(label: "OwnPhotoIndexer", qos: .utility)
     private var running: IndexScan.Stop?
 
     public init(index: OwnPhotoIndex, logger: Logger) {
@@ -62,12 +61,15 @@ public actor OwnPhotoIndexer {
             running = nil
         }
         let scan = IndexScan(index: index, maximumFileBytes: maximumFileBytes, stop: stop, progress: progress)
-        let queue = self.queue
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                queue.async {
+                let thread = Thread {
+                    // Niced, as tracker and baloo are: on two cores a scan must never hold the core the main loop waits for.
+                    setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10) // 0: on Linux, this thread alone
                     continuation.resume(with: Result { try scan.run(plan) })
                 }
+                thread.name = "OwnPhotoIndexer"
+                thread.start()
             }
         } onCancel: {
             stop.request()

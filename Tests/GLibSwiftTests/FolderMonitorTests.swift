@@ -108,6 +108,19 @@ final class FolderMonitorTests: XCTestCase {
         }
     }
 
+    func testManyFoldersAreWatchedOverSeveralMainLoopTurns() throws {
+        let folders = (0..<150).map { root + "/day-\($0)" }
+        for folder in folders { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        MainActor.assumeIsolated {
+            let monitor = FolderMonitor(folders: folders) { _ in }
+            // A turn's worth at once, so no single turn of the main loop pays for them all.
+            XCTAssertEqual(monitor.watchedFolders.count, FolderMonitor.foldersPerTurn)
+            pump(until: { monitor.watchedFolders.count == folders.count }, seconds: 5)
+            XCTAssertEqual(Set(monitor.watchedFolders), Set(folders))
+            monitor.stop()
+        }
+    }
+
     func testFoldersUnderLeavesOutHiddenFoldersAndLinksAndStopsAtTheLimit() throws {
         let manager = FileManager.default
         for folder in ["a/b", "c", ".hidden/d"] {
