@@ -100,8 +100,9 @@ public final class OwnPhotoIndex: Sendable {
 
     /// For My Places: how many photos lie within `radiusKilometres` of each place (0 included), one query per call
     /// (per 3,000 places: SQLite's limit on arguments).
+    /// `excluding`: by place, photos not to count there (those its album no longer shows).
     public func counts(near places: [(id: Int64, latitude: Double, longitude: Double)],
-                       radiusKilometres: Double) async throws -> [Int64: Int] {
+                       radiusKilometres: Double, excluding: [Int64: Set<String>] = [:]) async throws -> [Int64: Int] {
         guard !places.isEmpty else { return [:] }
         let chunks = stride(from: 0, to: places.count, by: 3000).map { Array(places[$0..<min($0 + 3000, places.count)]) }
         return try await writer.read { db in
@@ -127,6 +128,19 @@ public final class OwnPhotoIndex: Sendable {
                     """, arguments: arguments)
                 for row in rows {
                     counts[row["id"]] = row["count"]
+                }
+                // Few by nature (photos a user took out of an album): each is checked on its own.
+                for place in chunk {
+                    guard let left = excluding[place.id], !left.isEmpty, let count = counts[place.id], count > 0 else { continue }
+                    let paths = Array(left)
+                    let marks = Array(repeating: "?", count: paths.count).joined(separator: ", ")
+                    var arguments = StatementArguments(paths)
+                    arguments += [place.latitude, place.longitude, radiusKilometres]
+                    let near = try Int.fetchOne(db, sql: """
+                        SELECT COUNT(*) FROM photo_file WHERE path IN (\(marks)) AND latitude IS NOT NULL
+                          AND own_photo_distance_km(latitude, longitude, ?, ?) <= ?
+                        """, arguments: arguments) ?? 0
+                    counts[place.id] = max(0, count - near)
                 }
             }
             return counts

@@ -276,7 +276,7 @@ final class AlbumOwnPhotos {
                 self?.logger.error("Could not change an own photo's place in an album: \(error)")
                 self?.notification.show(tr("The album could not be changed. Your photo is still on your computer."))
             }
-            self?.reread()
+            self?.library.albumChanged() // which also reads this album's photos again
         }
     }
 

@@ -97,13 +97,20 @@ final class OwnPhotoLibrary {
         }
     }
 
-    /// How many own photos are near each place (My Places); empty while own photos are off.
-    func counts(near places: [(id: Int64, latitude: Double, longitude: Double)]) async -> [Int64: Int] {
+    /// How many own photos are near each place (My Places), less those its album no longer shows (`hidden`); empty
+    /// while own photos are off.
+    func counts(near places: [(id: Int64, latitude: Double, longitude: Double)],
+                hidden: [Int64: Set<String>] = [:]) async -> [Int64: Int] {
         guard settings.enabled, let index, !places.isEmpty else { return [:] }
-        return (try? await index.counts(near: places, radiusKilometres: radiusKilometres)) ?? [:]
+        return (try? await index.counts(near: places, radiusKilometres: radiusKilometres, excluding: hidden)) ?? [:]
     }
 
-    /// `body` runs whenever the index or the settings changed; keep the token to stop.
+    /// An album took a photo out or put it back: My Places counts again.
+    func albumChanged() {
+        notify()
+    }
+
+    /// `body` runs whenever the index, the settings or an album's own photos changed; keep the token to stop.
     func observe(_ body: @escaping @MainActor () -> Void) -> Int {
         nextObserver += 1
         observers[nextObserver] = body

@@ -273,14 +273,14 @@ final class PlacesSidebar {
                                         locale: locale, name, photoCount)
             return (detail, accessibleName)
         }
-        // Translators: in My Places, how many of the user's own photos were taken near a place, e.g. "3 yours".
-        let yours = String(format: trn("%@ yours", "%@ yours", own), locale: locale, number(own))
+        // Translators: in My Places, how many of the user's own photos were taken near a place, e.g. "3 of yours".
+        let yours = String(format: trn("%@ of yours", "%@ of yours", own), locale: locale, number(own))
         // Translators: under a place's name in My Places; %1$@ is its number of Flickr photos, %2$@ how many of the
-        // user's own are near it ("3 yours"), %3$@ the date its pin was dropped, e.g. "12 photos · 3 yours · added 5 Jun 2026".
+        // user's own are near it ("3 of yours"), %3$@ the date its pin was dropped, e.g. "12 photos · 3 of yours · added 5 Jun 2026".
         let detail = String(format: trn("%1$@ photo · %2$@ · added %3$@", "%1$@ photos · %2$@ · added %3$@", place.photoCount),
                             locale: locale, photoCount, yours, added)
         // Translators: a row of My Places for screen readers; %1$@ is the place's name, %2$@ its number of Flickr
-        // photos, %3$@ how many of the user's own are near it ("3 yours"), e.g. "Paris, 12 photos, 3 yours".
+        // photos, %3$@ how many of the user's own are near it ("3 of yours"), e.g. "Paris, 12 photos, 3 of yours".
         let accessibleName = String(format: trn("%1$@, %2$@ photo, %3$@", "%1$@, %2$@ photos, %3$@", place.photoCount),
                                     locale: locale, name, photoCount, yours)
         return (detail, accessibleName)
@@ -294,8 +294,11 @@ final class PlacesSidebar {
         counting?.cancel()
         guard let library = ownPhotos, lifetime.isAlive, !shown.isEmpty else { return }
         let places = shown.map { (id: $0.id, latitude: $0.latitude, longitude: $0.longitude) }
+        let store = self.store
         counting = Task { [weak self] in
-            let counts = await library.counts(near: places)
+            let pins = places.map(\.id)
+            let hidden = await Task.detached(priority: .userInitiated) { (try? store.hiddenOwnPhotos(ofPins: pins)) ?? [:] }.value
+            let counts = await library.counts(near: places, hidden: hidden)
             guard let self, !Task.isCancelled, self.lifetime.isAlive else { return }
             self.showOwnCounts(counts)
         }

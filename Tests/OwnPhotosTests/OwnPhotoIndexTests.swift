@@ -49,6 +49,16 @@ final class OwnPhotoIndexTests: XCTestCase {
         XCTAssertEqual(none, [:])
     }
 
+    func testCountsLeaveOutPhotosAnAlbumNoLongerShows() async throws {
+        let index = try parisIndex()
+        let places = [(id: Int64(1), latitude: eiffel.latitude, longitude: eiffel.longitude),
+                      (id: Int64(2), latitude: eiffel.latitude + 30 * degreesPerKilometre, longitude: eiffel.longitude)]
+        // Hidden at place 1: one near photo, one far one (which 1 never counted), and a file the index no longer has.
+        let counts = try await index.counts(near: places, radiusKilometres: 5,
+                                            excluding: [1: ["/p/eiffel.jpg", "/p/30km.jpg", "/p/gone.jpg"]])
+        XCTAssertEqual(counts, [1: 3, 2: 1])
+    }
+
     func testAcrossThe180thMeridian() async throws {
         let index = try OwnPhotoIndex.inMemory()
         try index.write([record("/p/fiji-east.jpg", -16.5, 179.99, year: 2020), record("/p/fiji-west.jpg", -16.5, -179.99, year: 2021)])

@@ -16,6 +16,11 @@ final class HiddenOwnPhotoTests: XCTestCase {
         XCTAssertEqual(try database.hiddenOwnPhotos(ofPin: paris), ["/home/u/Pictures/a.jpg"])
         XCTAssertEqual(try database.hiddenOwnPhotos(ofPin: versailles), [])
 
+        try database.setOwnPhoto("/home/u/Pictures/b.jpg", hidden: true, inAlbumOfPin: versailles)
+        XCTAssertEqual(try database.hiddenOwnPhotos(ofPins: [paris, versailles, 999]),
+                       [paris: ["/home/u/Pictures/a.jpg"], versailles: ["/home/u/Pictures/b.jpg"]])
+        XCTAssertEqual(try database.hiddenOwnPhotos(ofPins: []), [:])
+
         try database.setOwnPhoto("/home/u/Pictures/a.jpg", hidden: false, inAlbumOfPin: paris)
         XCTAssertEqual(try database.hiddenOwnPhotos(ofPin: paris), [])
     }
