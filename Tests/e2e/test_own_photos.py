@@ -158,6 +158,10 @@ def halves(image, box) -> dict[str, float]:
             "left": mean(0.2, 0.3, 0.42, 0.7), "right": mean(0.58, 0.3, 0.8, 0.7)}
 
 
+def index_file(app):
+    return app.home / "cache" / "virtual-tourist" / "own-photos.sqlite"
+
+
 def settings(app) -> dict | None:
     path = app.home / "config" / "virtual-tourist" / "own-photos.json"
     return json.loads(path.read_text()) if path.exists() else None
@@ -186,7 +190,8 @@ def test_the_invitation_shows_the_near_photos_and_hiding_one_leaves_the_file(mak
     names = app.wait_until(lambda: (n := own_names(accessible)) and len(n) == len(expected) and n, 20,
                            lambda: f"the section shows the near photos {expected} (now {own_names(accessible)})")
     assert names == expected, f"exactly the near photos, newest first, the undated last: {names}"
-    assert settings(app)["enabled"] is True
+    assert settings(app) == {"enabled": True, "folders": []}, "on, in the Pictures folder"
+    assert index_file(app).exists(), "the index is in the cache folder"
     photos, read, unchanged, removed, no_position, unreadable, too_large = app.wait_until(
         lambda: index_reports(app) and index_reports(app)[-1], 10, "the index logged its counts")
     # 9 tagged and visible (6 near, 3 far), 2 untagged, the broken and the truncated; not the hidden one, not the text.
@@ -295,7 +300,7 @@ def test_the_invitation_shows_the_near_photos_and_hiding_one_leaves_the_file(mak
     app.wait_until(lambda: own_names(accessible) == shown_after_hiding, 15,
                    lambda: f"after a restart the hidden photo stays hidden: {own_names(accessible)}")
     screenshot("after-restart")
-    assert re.fullmatch(rf"{re.escape(PARIS[0])}, 0 photos, \d+ yours", paris_row), paris_row
+    assert re.fullmatch(rf"{re.escape(PARIS[0])}, 0 photos, \d+ of yours", paris_row), paris_row
     assert pictures.hashes() == before_hashes, "every file is byte for byte as it was"
     assert pictures.stamps() == before_stamps, "and none was even touched"
 
@@ -348,7 +353,12 @@ def started_with_own_photos_on(make_app, flickr):
     return app, accessible, pictures
 
 
-def test_preferences_and_my_places_show_the_own_photos(make_app, flickr, screenshot):
+def click_middle(user, node) -> None:
+    (x, y), (width, height) = node.position, node.size
+    user.click(x + width // 2, y + height // 2)
+
+
+def test_preferences_and_my_places_show_the_own_photos(make_app, flickr, user, screenshot):
     app, accessible, pictures = started_with_own_photos_on(make_app, flickr)
 
     # Preferences: the switch is on, the Pictures folder is the default one, and what the index holds.
@@ -359,17 +369,40 @@ def test_preferences_and_my_places_show_the_own_photos(make_app, flickr, screens
     assert "~/Pictures" in labels and "Default" in labels, f"the Pictures folder is listed, as the default: {labels}"
     assert "9 photos · 2 without a position · 2 unreadable" in labels, f"what the index holds: {labels}"
     screenshot("preferences")
+    assert index_file(app).exists()
+
+    # Turned off: at once, and the index, which says where the user has been, is deleted.
+    click_middle(user, switch)
+    app.wait_until(lambda: settings(app)["enabled"] is False, 5, lambda: f"turned off: {settings(app)}")
+    app.wait_until(lambda: not index_file(app).exists(), 5, "the index was deleted")
+    screenshot("preferences-off")
+    accessible.click("Cancel")
+    app.wait_until(lambda: not accessible.exists("Show your own photos in albums", "toggle button"), 5,
+                   "Preferences closed")
+    open_from_my_places(app, accessible)
+    accessible.find("Show My Photos", "push button")
+    assert own_names(accessible) == [], "no own photos while they are off"
+    app.key("Escape")
+    app.wait_until(lambda: not accessible.exists("Back", "push button"), 5, "back in My Places")
+    app.key("F9")
+    app.wait_until(lambda: place_row(accessible, PARIS) is None, 5, "My Places closed")
+
+    # On again from Preferences: the folder is indexed again from nothing.
+    app.key("ctrl+comma")
+    click_middle(user, accessible.find("Show your own photos in albums", "toggle button"))
+    app.wait_until(lambda: len(index_reports(app)) == 2, 10, "indexed again")
+    assert index_reports(app)[-1] == (9, 13, 0, 0, 2, 2, 0), index_reports(app)
     accessible.click("Cancel")
     app.wait_until(lambda: not accessible.exists("Show your own photos in albums", "toggle button"), 5,
                    "Preferences closed")
 
     # My Places: each row says how many of the user's photos are near it.
     app.key("F9")
-    expected = f"{PARIS[0]}, 0 photos, {len(near(pictures, PARIS))} yours"
+    expected = f"{PARIS[0]}, 0 photos, {len(near(pictures, PARIS))} of yours"
     app.wait_until(lambda: place_row(accessible, PARIS) == expected, 10,
                    lambda: f"My Places' row for Paris reads {expected!r}: {place_row(accessible, PARIS)!r}")
-    assert place_row(accessible, MARAIS) == f"{MARAIS[0]}, 0 photos, {len(near(pictures, MARAIS))} yours"
-    assert any(label.startswith(f"0 photos · {len(near(pictures, PARIS))} yours · added ")
+    assert place_row(accessible, MARAIS) == f"{MARAIS[0]}, 0 photos, {len(near(pictures, MARAIS))} of yours"
+    assert any(label.startswith(f"0 photos · {len(near(pictures, PARIS))} of yours · added ")
                for label in accessible.labels()), f"the row's line under the name: {accessible.labels()}"
     screenshot("my-places")
 
@@ -389,12 +422,12 @@ def test_my_places_counts_what_the_album_shows_after_a_photo_is_hidden(make_app,
     # Back in My Places: Paris counts one fewer, as its album shows; Le Marais, whose album still shows it, does not.
     app.key("Escape")
     app.wait_until(lambda: not accessible.exists("Back", "push button"), 5, "back in My Places")
-    expected = f"{PARIS[0]}, 0 photos, {len(shown) - 1} yours"
+    expected = f"{PARIS[0]}, 0 photos, {len(shown) - 1} of yours"
     app.wait_until(lambda: place_row(accessible, PARIS) == expected, 5,
                    lambda: f"My Places counts what Paris' album shows ('Your Photos ({len(shown) - 1})'), "
                    f"{expected!r}: {place_row(accessible, PARIS)!r}")
     screenshot("my-places-after-hiding")
-    assert place_row(accessible, MARAIS) == f"{MARAIS[0]}, 0 photos, {len(near(pictures, MARAIS))} yours"
+    assert place_row(accessible, MARAIS) == f"{MARAIS[0]}, 0 photos, {len(near(pictures, MARAIS))} of yours"
 
 
 def test_an_album_opened_with_own_photos_on_and_nothing_on_flickr_shows_them_in_one_row(make_app, flickr,
