@@ -13,7 +13,7 @@ import sqlite3
 
 from harness.accessibility import AccessibleApp
 from harness.own_pictures import PicturesFolder, distance_km, offset
-from harness.screenshots import capture_screen
+from harness.screenshots import capture_screen, wait_until_screen_shows
 from harness.xdotool import xdotool
 from test_album import drop_album_pin
 
@@ -145,6 +145,13 @@ def wait_for_flickr_album(app, accessible: AccessibleApp, pin: int) -> list:
                           f"{len(flickr_tiles(accessible))} tiles: {[t.name for t in flickr_tiles(accessible)]}")
 
 
+def viewer_keys(app, title: str, *keys: str) -> None:
+    """Keys into the viewer's own window (no window manager here to give it the focus)."""
+    found = xdotool(app.display, "search", "--sync", "--name", f"^{title}$").stdout.split()
+    xdotool(app.display, "windowfocus", "--sync", found[-1])
+    xdotool(app.display, "key", "--delay", 50, *keys)
+
+
 def halves(image, box) -> dict[str, float]:
     """Mean brightness of the top, bottom, left and right bands of the middle of `box` (x, y, width, height)."""
     x, y, width, height = box
@@ -167,7 +174,8 @@ def settings(app) -> dict | None:
     return json.loads(path.read_text()) if path.exists() else None
 
 
-def test_the_invitation_shows_the_near_photos_and_hiding_one_leaves_the_file(make_app, flickr, user, screenshot):
+def test_the_invitation_shows_the_near_photos_and_hiding_one_leaves_the_file(make_app, flickr, user, screenshot,
+                                                                            artifacts):
     app = seeded_app(make_app, flickr)
     pictures = make_pictures(app.home)
     before_hashes, before_stamps = pictures.hashes(), pictures.stamps()
@@ -229,10 +237,20 @@ def test_the_invitation_shows_the_near_photos_and_hiding_one_leaves_the_file(mak
     assert not any(node.sensitive for node in accessible.node.findChildren(
         lambda n: n.name == "Open on Flickr" and n.roleName == "push button", showingOnly=False) if node.showing), \
         "a photo from the user's computer has no Flickr page to open"
-    found = xdotool(app.display, "search", "--sync", "--name", f"^{newest.name}$").stdout.split()
-    xdotool(app.display, "windowfocus", "--sync", found[-1])
-    xdotool(app.display, "key", "Escape")
-    app.wait_until(lambda: not accessible.exists(newest.name, "frame"), 5, "Escape closed the viewer")
+
+    # Right shows the next, the sideways photo, standing up in the viewer too: dark above, bright below.
+    viewer_keys(app, newest.name, "Right")
+    frame = accessible.find("sideways.jpg", "frame")
+    (fx, fy), (fw, fh) = frame.position, frame.size
+    above, below = (round(fx + fw * 0.45), round(fy + fh * 0.3)), (round(fx + fw * 0.45), round(fy + fh * 0.75))
+
+    def standing(image) -> bool:
+        return max(image.getpixel(above)) < 80 and min(image.getpixel(below)) > 170
+    image = wait_until_screen_shows(app, standing, f"the viewer shows the sideways photo standing: dark at {above}, "
+                                    f"bright at {below}")
+    image.save(artifacts.path("viewer-sideways.png"))
+    viewer_keys(app, "sideways.jpg", "Escape")
+    app.wait_until(lambda: not accessible.exists("sideways.jpg", "frame"), 5, "Escape closed the viewer")
 
     # A click hides a photo from this album only; Undo brings it back; hidden again, it stays hidden.
     paris_id = pin_id(app, PARIS)
