@@ -128,6 +128,8 @@ final class AlbumOwnPhotos {
     private func fitRows() {
         let width = Int(gtk_widget_get_allocated_width(scroller))
         let pitch = Int(PhotoTile.side) + 6
+        // Not laid out yet (hidden until now): its allocation comes, and this runs again then.
+        guard gtk_widget_get_mapped(scroller) != 0, width >= pitch else { return }
         let perLine = max(1, (width - 24 + 6) / pitch)
         // One row over a status page (No Images, a problem), which cannot shrink; two over Flickr's scrolling grid.
         let rows = min(flickrIsEmpty ? 1 : 2, max(1, (tiles.count + perLine - 1) / perLine))
@@ -136,8 +138,14 @@ final class AlbumOwnPhotos {
         // After this allocation: changing a size request while GTK allocates is not allowed.
         Timeout.after(milliseconds: 0) { [weak self] in
             guard let self, self.lifetime.isAlive else { return }
-            gtk_scrolled_window_set_max_content_height(self.scroller.cast(), height)
-            gtk_scrolled_window_set_min_content_height(self.scroller.cast(), height)
+            // GTK insists on min ≤ max at every step: the one that moves away from the other goes first.
+            if height > gtk_scrolled_window_get_max_content_height(self.scroller.cast()) {
+                gtk_scrolled_window_set_max_content_height(self.scroller.cast(), height)
+                gtk_scrolled_window_set_min_content_height(self.scroller.cast(), height)
+            } else {
+                gtk_scrolled_window_set_min_content_height(self.scroller.cast(), height)
+                gtk_scrolled_window_set_max_content_height(self.scroller.cast(), height)
+            }
         }
     }
 

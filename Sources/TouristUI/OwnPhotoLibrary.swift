@@ -91,6 +91,8 @@ final class OwnPhotoLibrary {
         do {
             return try await index.photos(nearLatitude: latitude, longitude: longitude, radiusKilometres: radiusKilometres,
                                           limit: limit)
+        } catch is CancellationError {
+            return [] // a newer question took its place
         } catch {
             logger.error("Could not read your photos' index: \(error)")
             return []

@@ -145,6 +145,7 @@ final class PhotoViewer {
         describe(photo)
         setInfo(nil)
         gtk_widget_set_sensitive(openButton, (PhotoMenu.pageURL(of: photo) != nil).gboolean)
+        gtk_widget_set_visible(openButton, (!photo.isOwnPhoto).gboolean) // the user's own photo has no Flickr page
 
         let smallPath = photo.filePath.map(resolvePath)
         let largePhotos = photo.largeURL == nil ? nil : self.largePhotos
