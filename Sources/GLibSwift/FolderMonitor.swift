@@ -73,17 +73,9 @@ public final class FolderMonitor {
         while let folder = waiting.popLast(), found.count < limit {
             guard isFolder(folder) else { continue }
             found.append(folder)
-            guard let stream = opendir(folder) else { continue }
-            var names: [String] = []
-            while let entry = readdir(stream) {
-                let name = withUnsafePointer(to: entry.pointee.d_name) {
-                    $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-                }
-                if !name.hasPrefix("."), entry.pointee.d_type == DT_DIR || entry.pointee.d_type == DT_UNKNOWN {
-                    names.append(name)
-                }
-            }
-            closedir(stream)
+            // Foundation reads the entries (readdir's records are shorter than a whole `dirent`; copying one overreads).
+            guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
+            let names = entries.filter { !$0.hasPrefix(".") }
             for name in names.sorted().reversed() { waiting.append(folder.hasSuffix("/") ? folder + name : folder + "/" + name) }
         }
         return found

@@ -54,15 +54,9 @@ enum PhotoFiles {
         var pending = [root]
         while let folder = pending.popLast() {
             if shouldStop() { return }
-            guard let stream = opendir(folder) else { continue }
-            var names: [String] = []
-            while let entry = readdir(stream) {
-                let name = withUnsafePointer(to: entry.pointee.d_name) {
-                    $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-                }
-                if !name.hasPrefix(".") { names.append(name) }
-            }
-            closedir(stream)
+            // Foundation reads the entries (readdir's records are shorter than a whole `dirent`; copying one overreads).
+            guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
+            let names = entries.filter { !$0.hasPrefix(".") }
             // Sorted so a scan's order, and what a cancelled scan has done, does not depend on the file system.
             for name in names.sorted().reversed() {
                 let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name

@@ -38,10 +38,10 @@ public enum PlaceFileError: Error, Equatable, Sendable {
             return tr("This file declares XML entities, which Virtual Tourist does not read. Nothing was imported.")
         case .coordinateOutOfRange(let name?, let latitude, let longitude):
             return String(format: tr("The place “%@” lies off the map (latitude %@, longitude %@). Nothing was imported; correct the file and try again."),
-                          locale: locale, name, "\(latitude)", "\(longitude)")
+                          locale: locale, name, latitude.formatted(.number.locale(locale)), longitude.formatted(.number.locale(locale)))
         case .coordinateOutOfRange(nil, let latitude, let longitude):
             return String(format: tr("A place lies off the map (latitude %@, longitude %@). Nothing was imported; correct the file and try again."),
-                          locale: locale, "\(latitude)", "\(longitude)")
+                          locale: locale, latitude.formatted(.number.locale(locale)), longitude.formatted(.number.locale(locale)))
         case .noPlaces:
             return tr("The file holds no places. Nothing was imported.")
         case .unwritable(let detail):
