@@ -288,11 +288,13 @@ def main() -> None:
     print(f"first open: {last.first.indexed_line.group(0)}")
     print(f"re-open:    {last.again.indexed_line.group(0)}")
     photos, read, unchanged = (int(last.first.scanned_line.group(i)) for i in (1, 2, 3))
-    own = " / ".join(f"{float(one.first.indexed_line.group(1)):.2f}" for one in rounds)
-    record(f"{name}.first_open_start_to_indexed", statistics.median(one.first.seconds for one in rounds) * 1000, "ms",
-           floor=floor * 1000, floor_name=f"exiv2 reading the same {len(files)} files' GPS and time, 500 a process",
-           note=f"median of {len(rounds)}; the app's own figure from the scan's start {own} s; "
+    # The scan starts a second after the window (OwnPhotoLibrary.start): its own time is the figure beside exiv2's.
+    record(f"{name}.first_open_scan", statistics.median(float(one.first.indexed_line.group(1)) for one in rounds) * 1000,
+           "ms", floor=floor * 1000, floor_name=f"exiv2 reading the same {len(files)} files' GPS and time, 500 a process",
+           note=f"median of {len(rounds)}, the app's own figure from the scan's start; "
                 f"photos={photos} read={read} unchanged={unchanged}")
+    record(f"{name}.first_open_start_to_indexed", statistics.median(one.first.seconds for one in rounds) * 1000, "ms",
+           note=f"median of {len(rounds)}; from the process's start, with the second the scan waits for the window")
     value, each = worst("first.indexing")
     off, off_each = worst("off.indexing")
     record(f"{name}.first_open_longest_main_loop_stall_while_indexing", value, "ms", goal=STALL_OVER,

@@ -39,9 +39,10 @@ final class OwnPhotoLibrary {
     /// The Pictures folder as xdg-user-dir finds it, if there is one.
     var picturesFolder: URL? { PicturesFolder.locate(environment: environment) }
 
-    /// At start-up: brings the index up to date if the user has turned own photos on.
+    /// At start-up: opens the index at once (albums show what it holds) and brings it up to date a second later, once
+    /// the window's first frames and the desktop's start-up chatter are over: a scan then takes no core they need.
     func start() {
-        if settings.enabled { rescan() }
+        if settings.enabled { rescan(after: .seconds(1)) }
     }
 
     /// Turns own photos on (the album's invitation, Preferences) and looks in the folders.
@@ -129,7 +130,7 @@ final class OwnPhotoLibrary {
         scanning = nil
     }
 
-    private func rescan() {
+    private func rescan(after delay: Duration = .zero) {
         scanning?.cancel()
         let folders = self.folders
         let url = indexURL
@@ -149,6 +150,7 @@ final class OwnPhotoLibrary {
                     self?.notify()
                 }
                 guard let indexer = opened.1 else { return }
+                if delay > .zero { try await Task.sleep(for: delay) }
                 let started = Date()
                 // The scan's batches, told on the main loop as they land.
                 let (batches, batchLanded) = AsyncStream.makeStream(of: IndexReport.self, bufferingPolicy: .bufferingNewest(1))
