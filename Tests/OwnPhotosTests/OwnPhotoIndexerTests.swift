@@ -149,12 +149,18 @@ final class OwnPhotoIndexerTests: XCTestCase {
         XCTAssertEqual(report.photos, 4)
     }
 
-    func testCancelledScanStopsAndKeepsWhatItRead() async throws {
+    /// A folder of 1,200 copies of one tagged photo: a scan of it takes long enough to be stopped halfway.
+    private func twelveHundredCopies() throws -> URL {
         let source = pictures.appendingPathComponent("Paris/eiffel.jpg")
         let many = try fixtures.folder("Many")
         for number in 0..<1200 {
             try FileManager.default.copyItem(at: source, to: many.appendingPathComponent("copy-\(number).jpg"))
         }
+        return many
+    }
+
+    func testCancelledScanStopsAndKeepsWhatItRead() async throws {
+        let many = try twelveHundredCopies()
         let index = try OwnPhotoIndex.inMemory()
         let indexer = indexer(index)
         let task = Task {
@@ -181,11 +187,7 @@ final class OwnPhotoIndexerTests: XCTestCase {
     }
 
     func testTaskCancellationStopsTheScan() async throws {
-        let source = pictures.appendingPathComponent("Paris/eiffel.jpg")
-        let many = try fixtures.folder("Many")
-        for number in 0..<1200 {
-            try FileManager.default.copyItem(at: source, to: many.appendingPathComponent("copy-\(number).jpg"))
-        }
+        let many = try twelveHundredCopies()
         let index = try OwnPhotoIndex.inMemory()
         let indexer = indexer(index)
         let started = expectation(description: "first batch")

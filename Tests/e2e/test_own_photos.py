@@ -330,12 +330,7 @@ def test_photos_added_to_the_folder_while_the_album_is_open_appear_and_deleted_o
     app = make_app()
     pictures = PicturesFolder(app.home)
     pictures.add_untagged("scan-001.jpg")
-    settings_folder = app.home / "config" / "virtual-tourist"
-    settings_folder.mkdir(parents=True, exist_ok=True)
-    (settings_folder / "own-photos.json").write_text(json.dumps({"enabled": True, "folders": []}))
-    app.start()
-    accessible = AccessibleApp()
-    app.wait_until(lambda: index_reports(app), 20, "the folder was indexed at start")
+    accessible = start_with_own_photos_on(app)
     pin, head = drop_album_pin(app, user, accessible)
     user.click(*head)
     wait_for_flickr_album(app, accessible, pin[0])
@@ -360,16 +355,22 @@ def test_photos_added_to_the_folder_while_the_album_is_open_appear_and_deleted_o
     screenshot("deleted")
 
 
-def started_with_own_photos_on(make_app, flickr):
-    """The seeded app with own photos turned on before its start (as after the invitation or Preferences)."""
-    app = seeded_app(make_app, flickr)
-    pictures = make_pictures(app.home)
+def start_with_own_photos_on(app):
+    """Starts `app` with own photos turned on in its settings (as after the invitation or Preferences), once indexed."""
     settings_folder = app.home / "config" / "virtual-tourist"
     settings_folder.mkdir(parents=True, exist_ok=True)
     (settings_folder / "own-photos.json").write_text(json.dumps({"enabled": True, "folders": []}))
     app.start()
     accessible = AccessibleApp()
     app.wait_until(lambda: index_reports(app), 20, "the folder was indexed at start")
+    return accessible
+
+
+def started_with_own_photos_on(make_app, flickr):
+    """The seeded app with own photos turned on before its start (as after the invitation or Preferences)."""
+    app = seeded_app(make_app, flickr)
+    pictures = make_pictures(app.home)
+    accessible = start_with_own_photos_on(app)
     return app, accessible, pictures
 
 
