@@ -23,19 +23,26 @@ from typing import Callable, Iterator
 import pytest
 
 from harness import on_the_map as otm
+from harness import place_samples
 from harness.accessibility import AccessibleApp
 from harness.app import APP_NAME, App
 from harness.catalogues import (CLOSE, OPEN, PSEUDO, REPO, Catalogue, Catalogues, build_catalogues, gtk_messages,
                                 gtk_translation)
 from harness.geo import screen_point
 from harness.map import PIN_HEAD_ABOVE_TIP, WORLD_CENTRE, WORLD_ZOOM
+from harness.own_pictures import PicturesFolder, offset
 from harness.user_input import UserInput
 from harness.waiting import wait_until
 from harness.xdotool import xdotool
+from test_place_files import LaunchedWithFiles
 
 GERMAN = "de"
 PARIS = ("Paris, Île-de-France, France", 48.8566, 2.3522)
 SYDNEY = ("Sydney, New South Wales, Australia", -33.8688, 151.2093)  # Flickr has no photo of it: "No Images"
+# The user's own photos near Sydney (file, km north, km east, EXIF date): its empty album invites to show them.
+OWN_PHOTOS = [("harbour.jpg", 0.5, 0.5, "2021:03:15 09:30:00"), ("IMG_1.jpg", -1.0, 0.0, "2019:06:01 12:00:00"),
+              ("opera.jpg", 0.0, 2.0, "2017:08:20 16:45:00")]
+GPX_FILE, HOSTILE_FILE = "20230601-waypoints.gpx", "laughs.gpx"  # a GPS logger's 3 waypoints; the billion laughs
 
 # GTK's own texts, which come from gtk30.mo (there is none for en@pseudo, so they stay English). Each is GTK's
 # msgid (its mnemonic underscore dropped), with %s where GTK puts the app's (bracketed) text; the test checks
@@ -115,6 +122,36 @@ class Language:
         """The names of one of GTK's own texts (gtk30.mo), e.g. "Close" → {"Close", "Schließen"}."""
         found = gtk_translation(self.code, english) or gtk_translation(self.code, f"_{english}")
         return {english} | ({strip_mnemonic(found)} if found else set())
+
+
+@dataclass(frozen=True)
+class Formatted:
+    """A text the app formats from a catalogue's msgid: its arguments (None: any text, e.g. a date) and the count
+    that picks a plural form."""
+    msgid: str
+    arguments: tuple[str | None, ...]
+    count: int | None = None
+
+    def pattern(self, language: Language) -> re.Pattern:
+        """What the app shows in `language` (English while the msgid has no translation), as a pattern."""
+        message = language.catalogue.messages.get(self.msgid)
+        text = self.msgid
+        if message is not None and any(message.translations):
+            form = 0 if self.count == 1 or len(message.translations) == 1 else 1
+            text = message.translations[form] or message.translations[0]
+        parts, sequential = [], iter(self.arguments)
+        for piece in re.split(r"(%(?:\d+\$)?[@d])", text):
+            if not re.fullmatch(r"%(?:\d+\$)?[@d]", piece):
+                parts.append(re.escape(piece))
+                continue
+            position = re.match(r"%(\d+)\$", piece)
+            argument = self.arguments[int(position.group(1)) - 1] if position else next(sequential)
+            parts.append(".+?" if argument is None else re.escape(argument))
+        return re.compile("".join(parts))
+
+    def translated(self, language: Language) -> bool:
+        message = language.catalogue.messages.get(self.msgid)
+        return message is not None and any(message.translations)
 
 
 # MARK: - Reading what shows, through AT-SPI
@@ -384,8 +421,9 @@ class Walk:
 # MARK: - Virtual Tourist
 
 
-class TranslatedTourist(App):
-    """Virtual Tourist whose window may carry a translated title (the harness looks for the English one)."""
+class TranslatedTourist(LaunchedWithFiles):
+    """Virtual Tourist whose window may carry a translated title (the harness looks for the English one); it can
+    be started with files to import, as test_place_files starts it."""
 
     def _find_window(self) -> str | None:
         from harness.waiting import GiveUp
@@ -448,6 +486,10 @@ def walk_virtual_tourist(app: TranslatedTourist, walk: Walk, flickr) -> UserData
             database.execute("INSERT INTO pin(latitude, longitude, created_at, place_name, place_name_source) "
                              "VALUES (?, ?, ?, ?, 'offline')", (latitude, longitude, 800_000_000.0 + index, name))
     flickr.control({"totals": {f"{SYDNEY[1]:.4f},{SYDNEY[2]:.4f}": 0}})
+    pictures = PicturesFolder(app.home)
+    for name, north, east, taken in OWN_PHOTOS:
+        pictures.add_tagged(name, offset(SYDNEY[1], SYDNEY[2], north, east), taken)
+    data.strings |= {name for name, *_ in OWN_PHOTOS} | {"~/Pictures", str(pictures.folder)}
     app.start()
     walk.attach(APP_NAME)
     box = map_box(walk)
@@ -527,13 +569,82 @@ def walk_virtual_tourist(app: TranslatedTourist, walk: Walk, flickr) -> UserData
     walk.click(place_rows(walk, "Sydney")[0])
     app.key("Return")
     walk.find("No Images", ("label",), timeout=20)
+    walk.find("Show My Photos", ("push button",))
     walk.page("album-no-images")
-    walk.press("Back")
+    walk_own_photos(app, walk)
     assert app.quit() == 0
 
     photos = app.query("SELECT coalesce(title, ''), coalesce(owner_name, '') FROM photo")
     data.strings |= {text for row in photos for text in row if text}
+    data.strings |= walk_place_files(app, walk)
     return data
+
+
+def walk_own_photos(app: TranslatedTourist, walk: Walk) -> None:
+    """From Sydney's album and its invitation: the user's photos shown, one hidden, My Places counting them, and
+    Preferences' Your Photos section."""
+    count = len(OWN_PHOTOS)
+    walk.press("Show My Photos")
+    heading = Formatted("Your Photos (%@)", (str(count),)).pattern(walk.language)
+    walk.wait_for(lambda n: n.getRoleName() == "label" and heading.fullmatch(n.name), "the user's photos show", 20)
+    app.wait_until(lambda: len(own_tiles(walk)) == count, 10, "every near photo has its tile")
+    walk.page("album-own-photos")
+    walk.click(own_tiles(walk)[0])
+    app.wait_until(lambda: len(own_tiles(walk)) == count - 1, 5, "a click hid one of the user's photos")
+    walk.find("Undo", ("push button",))
+    walk.page("own-photo-hidden")
+    walk.press("Undo")
+    app.wait_until(lambda: len(own_tiles(walk)) == count, 5, "Undo showed the photo again")
+
+    walk.press("Back")
+    yours = Formatted("%@ of yours", (str(count),), count).pattern(walk.language)
+    app.wait_until(lambda: (rows := place_rows(walk, "Sydney")) and yours.search(rows[0].name), 10,
+                   "My Places counts the user's photos near Sydney")
+    walk.page("my-places-own-photos")
+
+    open_main_menu(walk)
+    walk.press("Preferences", ("push button", "menu item"))
+    dialog = walk.find("Preferences", ("dialog", "frame"))
+    walk.find("Show your own photos in albums", ("toggle button", "check box"))
+    status = Formatted("%@ photo", (str(count),), count).pattern(walk.language)
+    walk.wait_for(lambda n: n.getRoleName() == "label" and status.search(n.name), "the index's status line shows")
+    walk.find("Default", ("label",))
+    walk.page("preferences-own-photos")
+    walk.press("Cancel")
+    walk.gone(dialog, "Preferences")
+
+
+def own_tiles(walk: Walk) -> list:
+    """The album's tiles of the user's photos (named after their files)."""
+    names = tuple(name for name, *_ in OWN_PHOTOS)
+    return showing_nodes(walk.accessible.node, lambda n: n.getRoleName() == "list item"
+                         and any(name in n.name for name in names))
+
+
+def walk_place_files(app: TranslatedTourist, walk: Walk) -> set[str]:
+    """Started with a GPS logger's file and a hostile one: the question, the notification, the refusal. Returns
+    the data it gave the app."""
+    downloads = app.home / "Downloads"
+    downloads.mkdir(exist_ok=True)
+    good = place_samples.gps_logger_gpx(downloads / GPX_FILE)
+    hostile = place_samples.billion_laughs_gpx(downloads / HOSTILE_FILE)
+    app.start(files=(good, hostile))
+    walk.attach(APP_NAME)
+    question = alert(walk)
+    walk.find("Import", ("push button",))
+    walk.page("import-question")
+    walk.press("Import")
+    walk.gone(question, "the import question")
+    app.wait_until(lambda: len(app.pins()) == 2 + len(place_samples.LOGGER_WAYPOINTS), 10, "the waypoints are pins")
+    walk.find("Undo", ("push button",))
+    walk.page("places-imported")
+    refusal = walk.wait_for(lambda n: n.getRoleName() == "alert" and has_state(n, "showing")
+                            and any(HOSTILE_FILE in text for _, text in showing_texts(n)), "the refusal shows", 20)
+    walk.page("import-refused")
+    walk.press("OK")
+    walk.gone(refusal, "the refusal")
+    assert app.quit() == 0
+    return {GPX_FILE, HOSTILE_FILE} | {place.name for place in place_samples.LOGGER_WAYPOINTS}
 
 
 def geonames_texts(walk: Walk) -> set[str]:
@@ -746,7 +857,8 @@ def test_every_text_on_the_map_shows_is_marked_for_translation(make_on_the_map, 
 # Per page: English texts (as shown) that must read German, and GTK's own texts that must read German too.
 TOURIST_GERMAN = {
     "map-first-start": (["My Places", "Main Menu", "Press and hold anywhere on the map to drop a pin."], ["Close"]),
-    "main-menu": (["Preferences", "Keyboard Shortcuts", "About Virtual Tourist"], []),
+    "main-menu": (["Preferences", "Keyboard Shortcuts", "About Virtual Tourist", "Import Places…", "Export Places…"],
+                  []),
     "preferences": (["Preferences", "Flickr API Key", "Cancel", "Save"], []),
     "keyboard-shortcuts": (["Zoom in", "Close the viewer"], []),  # (its group titles are not on AT-SPI)
     "about": (["Website"], ["Credits"]),
@@ -762,8 +874,24 @@ TOURIST_GERMAN = {
     "photo-menu": (["View Larger"], []),
     "photo-viewer": (["Open on Flickr"], []),
     "notification": (["Photo removed", "Undo"], []),
-    "album-no-images": (["No Images", "Nobody has shared photos taken near this place on Flickr yet. Try a pin nearby."],
-                        []),
+    "album-no-images": (["No Images", "Nobody has shared photos taken near this place on Flickr yet. Try a pin nearby.",
+                         "Your own photos taken here can show in this album. Virtual Tourist looks for geotagged "
+                         "photos in your Pictures folder; they stay on this computer.", "Show My Photos"], []),
+    "album-own-photos": (["From Flickr", "From your computer, taken near this place. Removing one here only hides it "
+                          "from this album: the file stays where it is.",
+                          Formatted("Your Photos (%@)", (str(len(OWN_PHOTOS)),)),
+                          Formatted("%1$@, taken %2$@", (OWN_PHOTOS[0][0], None))], []),
+    "own-photo-hidden": (["Photo removed from this album. The file is still on your computer.", "Undo"], []),
+    "my-places-own-photos": ([Formatted("%@ of yours", (str(len(OWN_PHOTOS)),), len(OWN_PHOTOS))], []),
+    "preferences-own-photos": (["Your Photos", "Show your own photos in albums", "Geotagged photos in the folders "
+                                "below are shown above Flickr's in the album of a place nearby. They stay on this "
+                                "computer; nothing is copied, changed or uploaded.", "Default", "Add Folder…",
+                                Formatted("%@ photo", (str(len(OWN_PHOTOS)),), len(OWN_PHOTOS))], []),
+    "import-question": ([Formatted("Import %d place?", ("3",), 3),
+                         Formatted("From “%@”. They will be pins on your map, each with its album.", (GPX_FILE,)),
+                         "Import", "Cancel"], []),
+    "places-imported": ([Formatted("%d place imported", ("3",), 3), "Undo"], []),
+    "import-refused": ([Formatted("“%@” could not be imported", (HOSTILE_FILE,)), "OK"], []),
 }
 ON_THE_MAP_GERMAN = {
     "login": (["Log In", "Email", "Password", "Sign Up", "Don't have an account?"], ["Close"]),
@@ -781,14 +909,21 @@ ON_THE_MAP_GERMAN = {
 
 
 def german_report(language: Language, pages: dict[str, list[tuple[str, str]]],
-                  expected: dict[str, tuple[list[str], list[str]]]) -> list[str]:
+                  expected: dict[str, tuple[list[str | Formatted], list[str]]]) -> list[str]:
     report = []
-    for page, (texts, gtk_texts) in expected.items():
+    for page, (all_texts, gtk_texts) in expected.items():
         shown = {text for _, text in pages.get(page, [])}
         shown |= {line for text in shown for line in text.split("\n")}
+        texts = [text for text in all_texts if isinstance(text, str)]
+        formats = [text for text in all_texts if isinstance(text, Formatted)]
         untranslated = [english for english in texts if language.translated(english) is None]
+        untranslated += [formatted.msgid for formatted in formats if not formatted.translated(language)]
         missing = [f"{english!r} as {language.translated(english)!r}" for english in texts
                    if english not in untranslated and language.translated(english) not in shown]
+        # A formatted text (a count, a file's name, a date inside) shows within a line: its pattern is searched.
+        missing += [f"{formatted.msgid!r} as /{formatted.pattern(language).pattern}/" for formatted in formats
+                    if formatted.translated(language)
+                    and not any(formatted.pattern(language).search(text) for text in shown)]
         for english in gtk_texts:
             german_text = strip_mnemonic(gtk_translation(GERMAN, english) or gtk_translation(GERMAN, f"_{english}") or "")
             if german_text and german_text not in shown:
