@@ -44,11 +44,10 @@ final class HostilePlaceFileTests: XCTestCase {
 
     // MARK: XML declarations
 
-    func testBillionLaughsIsRefusedQuickly() {
-        let started = Date()
+    // Speed is bench's business, not a test's: refused with this error means refused before any entity was expanded.
+    func testBillionLaughsIsRefusedBeforeParsing() {
         assertRefused(Data(Self.billionLaughs.utf8), fileName: "lol.gpx", with: .declarationsRefused)
         assertRefused(Data(Self.billionLaughs.replacingOccurrences(of: "gpx", with: "kml").utf8), with: .declarationsRefused)
-        XCTAssertLessThan(Date().timeIntervalSince(started), 1)
     }
 
     func testExternalEntityIsRefused() {
@@ -64,9 +63,7 @@ final class HostilePlaceFileTests: XCTestCase {
     /// The parser as configured, without the byte screen in front of it: the bomb is not expanded, and an
     /// external entity is never opened (a FIFO would block whoever opened it for reading) nor read.
     func testParserAloneExpandsNoEntityAndOpensNoExternalOne() throws {
-        let started = Date()
         XCTAssertThrowsError(try GPXReader.read(Data(Self.billionLaughs.utf8)))
-        XCTAssertLessThan(Date().timeIntervalSince(started), 1)
         let passwd = try? GPXReader.read(Data(Self.externalEntity("/etc/passwd").utf8))
         XCTAssertFalse(passwd?.places.contains { $0.name?.contains("root:") == true } ?? false)
         let declared = "<?xml version=\"1.0\"?><!DOCTYPE gpx [<!ELEMENT gpx ANY>]><gpx version=\"1.1\"><wpt lat=\"1\" lon=\"2\"/></gpx>"
@@ -109,11 +106,7 @@ final class HostilePlaceFileTests: XCTestCase {
         json.append(Data(Array(repeating: feature, count: 1_000_000).joined(separator: ",").utf8))
         json.append(Data("]}".utf8))
         XCTAssertLessThan(json.count, PlaceFileReader.maximumFileBytes)
-        let started = Date()
         assertRefused(json, fileName: "million.geojson", with: .tooManyPlaces(limit: PlaceFileReader.maximumPlaces))
-        let seconds = Date().timeIntervalSince(started)
-        print("A million features refused in \(seconds) s")
-        XCTAssertLessThan(seconds, 10)
     }
 
     func testAMillionWaypointsAreRefusedEarly() throws {
@@ -127,13 +120,9 @@ final class HostilePlaceFileTests: XCTestCase {
         try handle.close()
         XCTAssertLessThan(try XCTUnwrap(FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int),
                           PlaceFileReader.maximumFileBytes)
-        let started = Date()
         XCTAssertThrowsError(try PlaceFileReader.read(contentsOf: url)) { error in
             XCTAssertEqual(error as? PlaceFileError, .tooManyPlaces(limit: PlaceFileReader.maximumPlaces))
         }
-        let seconds = Date().timeIntervalSince(started)
-        print("A million waypoints refused in \(seconds) s")
-        XCTAssertLessThan(seconds, 10)
     }
 
     func testOneKMLPlacemarkTooManyIsRefused() {
@@ -155,11 +144,9 @@ final class HostilePlaceFileTests: XCTestCase {
         for _ in 0..<100 { handle.write(chunk) }
         handle.write(Data("</Document></kml>".utf8))
         try handle.close()
-        let started = Date()
         XCTAssertThrowsError(try PlaceFileReader.read(contentsOf: url)) { error in
             XCTAssertEqual(error as? PlaceFileError, .tooLarge)
         }
-        XCTAssertLessThan(Date().timeIntervalSince(started), 5)
     }
 
     private func zipBomb() throws -> Data {
