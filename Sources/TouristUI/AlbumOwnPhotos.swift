@@ -227,9 +227,7 @@ final class AlbumOwnPhotos {
         let name = URL(fileURLWithPath: photo.path).lastPathComponent
         guard let taken = photo.takenAt else { return name }
         // Translators: an own photo's tile, e.g. "IMG_0042.jpg, taken 1 Jun 2019".
-        return String(format: tr("%1$@, taken %2$@"), locale: Translations.formattingLocale, name,
-                      taken.formatted(Date.FormatStyle(date: .abbreviated, time: .omitted, locale: Translations.formattingLocale,
-                                                       timeZone: TimeZone(identifier: "UTC")!)))
+        return String(format: tr("%1$@, taken %2$@"), locale: Translations.formattingLocale, name, CameraTime.day(taken))
     }
 
     // MARK: Hiding and viewing
@@ -256,7 +254,7 @@ final class AlbumOwnPhotos {
         let asAlbum = photos.enumerated().map { position, photo in
             Photo(pinId: pinID, flickrId: "", remoteURL: "", filePath: photo.path,
                   title: URL(fileURLWithPath: photo.path).lastPathComponent, position: position,
-                  createdAt: photo.takenAt ?? Date(timeIntervalSince1970: 0))
+                  createdAt: photo.takenAt ?? Photo.undated)
         }
         onView?(asAlbum, index)
     }

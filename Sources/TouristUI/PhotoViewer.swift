@@ -11,6 +11,16 @@ import Translations
 extension Photo {
     /// One of the user's own photos shown through the album's viewer: no Flickr photo, its file where the user keeps it.
     var isOwnPhoto: Bool { flickrId.isEmpty && remoteURL.isEmpty }
+    /// The date an own photo whose file names no time taken is carried with: shown as no date at all.
+    static let undated = Date.distantPast
+}
+
+/// A camera's time as its file says it (EXIF keeps the wall clock, without a zone): the day, the user's way.
+enum CameraTime {
+    static func day(_ date: Date) -> String {
+        date.formatted(Date.FormatStyle(date: .abbreviated, time: .omitted, locale: Translations.formattingLocale,
+                                        timeZone: TimeZone(identifier: "UTC")!))
+    }
 }
 
 /// A large view of an album's photos, one at a time: the grid's file at once, then Flickr's bigger size. A window
@@ -192,10 +202,13 @@ final class PhotoViewer {
         // The subtitle's parts, each whole, shown apart: who took it, its licence, where it is in the album.
         var byline: [String]
         if photo.isOwnPhoto {
-            // Translators: under the title of one of the user's own photos, e.g. "Your photo, taken 1 Jun 2019".
-            byline = [String(format: tr("Your photo, taken %@"), locale: locale,
-                             photo.createdAt.formatted(Date.FormatStyle(date: .abbreviated, time: .omitted, locale: locale,
-                                                                        timeZone: TimeZone(identifier: "UTC")!)))]
+            if photo.createdAt == Photo.undated {
+                // Translators: under the title of one of the user's own photos whose file names no date.
+                byline = [tr("Your photo")]
+            } else {
+                // Translators: under the title of one of the user's own photos, e.g. "Your photo, taken 1 Jun 2019".
+                byline = [String(format: tr("Your photo, taken %@"), locale: locale, CameraTime.day(photo.createdAt))]
+            }
         } else {
             byline = [(photo.ownerName ?? photo.ownerId).map {
                 // Translators: under a photo's title; %@ is its photographer's Flickr name.

@@ -251,8 +251,17 @@ def test_the_invitation_shows_the_near_photos_and_hiding_one_leaves_the_file(mak
     image = wait_until_screen_shows(app, standing, f"the viewer shows the sideways photo standing: dark at {above}, "
                                     f"bright at {below}")
     image.save(artifacts.path("viewer-sideways.png"))
-    viewer_keys(app, "sideways.jpg", "Escape")
-    app.wait_until(lambda: not accessible.exists("sideways.jpg", "frame"), 5, "Escape closed the viewer")
+
+    # End shows the last, the photo whose file names no date: it says no date rather than a made-up one.
+    undated = near(pictures, PARIS)[-1]
+    assert undated.taken is None
+    viewer_keys(app, "sideways.jpg", "End")
+    accessible.find(undated.name, "frame")
+    subtitle = f"Your photo · {len(expected)} of {len(expected)}"
+    app.wait_until(lambda: subtitle in accessible.labels(), 5,
+                   lambda: f"the viewer's subtitle reads {subtitle!r}: {accessible.labels()}")
+    viewer_keys(app, undated.name, "Escape")
+    app.wait_until(lambda: not accessible.exists(undated.name, "frame"), 5, "Escape closed the viewer")
 
     # A click hides a photo from this album only; Undo brings it back; hidden again, it stays hidden.
     paris_id = pin_id(app, PARIS)
