@@ -121,8 +121,7 @@ public struct FlickrConfiguration: Sendable, Equatable {
     static func validate(perPage: Int) throws(FlickrError) {
         guard (1...maximumPerPage).contains(perPage) else {
             // Translators: %d is the largest album size Flickr allows, 500.
-            throw .invalidSearch(String(format: tr("the album size must be from 1 to %d photos"),
-                                        locale: Translations.formattingLocale, maximumPerPage))
+            throw .invalidSearch(formatted(tr("the album size must be from 1 to %d photos"), maximumPerPage))
         }
     }
 }

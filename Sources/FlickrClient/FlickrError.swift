@@ -110,18 +110,18 @@ public enum FlickrError: Error, LocalizedError, Equatable, Hashable, Sendable {
         case .apiFailure(let code, let message):
             let text = message.trimmingCharacters(in: .whitespacesAndNewlines)
             // Translators: %d is Flickr's error number.
-            if text.isEmpty { return String(format: tr("Flickr couldn't complete the search (error %d)."), locale: locale, code) }
+            if text.isEmpty { return formatted(tr("Flickr couldn't complete the search (error %d)."), code) }
             // Translators: %1$@ is Flickr's own explanation (in English), %2$d its error number.
-            return String(format: tr("Flickr couldn't complete the search: %1$@ (error %2$d)."), locale: locale, text, code)
+            return formatted(tr("Flickr couldn't complete the search: %1$@ (error %2$d)."), text, code)
         case .httpStatus(let status):
             switch status {
             case 429: return tr("Flickr is receiving too many requests from Virtual Tourist (HTTP 429).")
             // Translators: %d is an HTTP status code: 404 or 410.
-            case 404, 410: return String(format: tr("Flickr couldn't find what was asked for (HTTP %d)."), locale: locale, status)
+            case 404, 410: return formatted(tr("Flickr couldn't find what was asked for (HTTP %d)."), status)
             // Translators: %d is an HTTP status code such as 503.
-            case 500...: return String(format: tr("Flickr's server ran into a problem (HTTP %d)."), locale: locale, status)
+            case 500...: return formatted(tr("Flickr's server ran into a problem (HTTP %d)."), status)
             // Translators: %d is an HTTP status code such as 403.
-            default: return String(format: tr("Flickr refused the request (HTTP %d)."), locale: locale, status)
+            default: return formatted(tr("Flickr refused the request (HTTP %d)."), status)
             }
         case .timedOut:
             return tr("Flickr took too long to answer.")
@@ -129,32 +129,32 @@ public enum FlickrError: Error, LocalizedError, Equatable, Hashable, Sendable {
             return tr("This computer is offline.")
         case .cannotConnect(let host):
             // Translators: %@ is a server's name, e.g. "api.flickr.com".
-            return String(format: tr("Virtual Tourist couldn't connect to %@."), locale: locale, host)
+            return formatted(tr("Virtual Tourist couldn't connect to %@."), host)
         case .hostNotFound(let host):
             // Translators: %@ is a server's name, e.g. "api.flickr.com".
-            return String(format: tr("Virtual Tourist couldn't find the server %@."), locale: locale, host)
+            return formatted(tr("Virtual Tourist couldn't find the server %@."), host)
         case .connectionLost:
             return tr("The connection to Flickr was lost.")
         case .invalidResponse:
             return tr("Flickr sent an answer Virtual Tourist couldn't read.")
         case .insecureEndpoint(let host):
             // Translators: %@ is a server's name, e.g. "flickr.example.org".
-            return String(format: tr("Virtual Tourist won't contact %@ over unencrypted HTTP."), locale: locale, host)
+            return formatted(tr("Virtual Tourist won't contact %@ over unencrypted HTTP."), host)
         case .secureConnectionFailed(let host):
             // Translators: %@ is a server's name, e.g. "live.staticflickr.com".
-            return String(format: tr("Virtual Tourist couldn't set up a secure connection to %@."), locale: locale, host)
+            return formatted(tr("Virtual Tourist couldn't set up a secure connection to %@."), host)
         case .proxyFailed(let proxy):
             // Translators: %@ is a proxy's address, e.g. "proxy.example.org:3128".
-            return String(format: tr("Virtual Tourist couldn't get through the proxy %@."), locale: locale, proxy)
+            return formatted(tr("Virtual Tourist couldn't get through the proxy %@."), proxy)
         case .invalidEndpoint(let address):
             // Translators: %@ is the address as the person gave it.
-            return String(format: tr("“%@” isn't a web address Virtual Tourist can use."), locale: locale, address)
+            return formatted(tr("“%@” isn't a web address Virtual Tourist can use."), address)
         case .invalidSearch(let reason):
             // Translators: %@ says what is wrong, e.g. "the page must be 1 or more".
-            return String(format: tr("Virtual Tourist can't send this search: %@."), locale: locale, reason)
+            return formatted(tr("Virtual Tourist can't send this search: %@."), reason)
         case .incompleteDownload(let expected, let received):
             // Translators: %1$@ is how many bytes arrived, %2$@ how many were announced.
-            return String(format: tr("The photo download was cut short (%1$@ of %2$@ bytes)."), locale: locale,
+            return formatted(tr("The photo download was cut short (%1$@ of %2$@ bytes)."),
                           received.formatted(.number.locale(locale)), expected.formatted(.number.locale(locale)))
         case .notAnImage:
             return tr("The photo server sent something that isn't an image.")
@@ -162,18 +162,18 @@ public enum FlickrError: Error, LocalizedError, Equatable, Hashable, Sendable {
             return tr("The photo arrived incomplete.")
         case .unusableImage(.tooManyPixels(let width, let height)):
             // Translators: %1$@ × %2$@ are the photo's width and height in pixels.
-            return String(format: tr("The photo is too large to show (%1$@ × %2$@ pixels)."), locale: locale,
+            return formatted(tr("The photo is too large to show (%1$@ × %2$@ pixels)."),
                           width.formatted(.number.locale(locale)), height.formatted(.number.locale(locale)))
         case .unusableImage(.damaged):
             return tr("The photo is damaged and can't be shown.")
         case .photoTooLarge(let limit):
             // Translators: %d is a size in megabytes, e.g. 40.
-            return String(format: tr("The photo is larger than %d MB, too large to download."), locale: locale, limit >> 20)
+            return formatted(tr("The photo is larger than %d MB, too large to download."), limit >> 20)
         case .stalled:
             return tr("The photo server stopped sending the photo.")
         case .fileSystem(let path, let reason):
             // Translators: %1$@ is a file or folder, %2$@ why it could not be written, e.g. "No space left on device".
-            return String(format: tr("Virtual Tourist couldn't write %1$@: %2$@."), locale: locale, path, reason)
+            return formatted(tr("Virtual Tourist couldn't write %1$@: %2$@."), path, reason)
         case .cancelled:
             return tr("The request was cancelled.")
         }

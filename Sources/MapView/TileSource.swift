@@ -22,12 +22,10 @@ public struct TileSource: Equatable, Sendable {
             switch self {
             case .notHTTP(let value):
                 // Translators: %1$@=%2$@ is an environment variable and its value.
-                return String(format: tr("%1$@=%2$@ is not an http:// or https:// address; using OpenStreetMap instead."),
-                              locale: Translations.formattingLocale, variable, value)
+                return formatted(tr("%1$@=%2$@ is not an http:// or https:// address; using OpenStreetMap instead."), variable, value)
             case .missingTokens(let value):
                 // Translators: %1$@=%2$@ is an environment variable and its value; #X, #Y, #Z and #Q stay as they are.
-                return String(format: tr("%1$@=%2$@ must contain #X, #Y and #Z (or #Q); using OpenStreetMap instead."),
-                              locale: Translations.formattingLocale, variable, value)
+                return formatted(tr("%1$@=%2$@ must contain #X, #Y and #Z (or #Q); using OpenStreetMap instead."), variable, value)
             }
         }
 

@@ -148,7 +148,7 @@ final class AddLocationDialog {
             case .notFound: title = Self.couldNotFind(text)
             case .geocoderUnreachable:
                 // Translators: %@ is the place the user searched for, e.g. "Paris".
-                title = String(format: tr("Can't search for “%@” offline"), locale: Translations.formattingLocale, text)
+                title = formatted(tr("Can't search for “%@” offline"), text)
             case .geocoderFailed: title = tr("The place search failed")
             }
             Alert.show(over: dialog, title: title, message: error.description)
@@ -161,7 +161,7 @@ final class AddLocationDialog {
 
     private static func couldNotFind(_ text: String) -> String {
         // Translators: %@ is the place the user searched for, e.g. "Paris".
-        String(format: tr("Couldn't find “%@”"), locale: Translations.formattingLocale, text)
+        formatted(tr("Couldn't find “%@”"), text)
     }
 
     /// "48.8566° N, 2.3522° E", with the locale's decimal separator; the whole text is one message per
@@ -184,7 +184,7 @@ final class AddLocationDialog {
             // Translators: a place's latitude and longitude in degrees, S(outh) and W(est): "34.6037° S, 58.3816° W".
             template = tr("%1$@° S, %2$@° W")
         }
-        return String(format: template, locale: Translations.formattingLocale,
+        return formatted(template,
                       abs(place.latitude).formatted(degrees), abs(place.longitude).formatted(degrees))
     }
 
@@ -225,7 +225,7 @@ final class AddLocationDialog {
                 currentPlace = tr("Your location now: a place on the map.")
             } else {
                 // Translators: %@ is the place the user posted before, e.g. "Paris, France".
-                currentPlace = String(format: tr("Your location now: %@."), locale: Translations.formattingLocale, current.mapString)
+                currentPlace = formatted(tr("Your location now: %@."), current.mapString)
             }
             Alert.show(over: dialog, kind: GTK_MESSAGE_QUESTION, title: tr("You have already posted a location. Overwrite it?"),
                        message: currentPlace,
@@ -271,8 +271,7 @@ final class AddLocationDialog {
         if error == .cancelled { return }
         // Translators: %1$@ is a short heading of what went wrong, e.g. "Can't reach the server"; %2$@ the
         // sentence after it. "Submit" is the dialog's button.
-        let message = String(format: tr("%1$@. %2$@\n\nYour place and link are kept: try Submit again."),
-                             locale: Translations.formattingLocale, error.title, error.description)
+        let message = formatted(tr("%1$@. %2$@\n\nYour place and link are kept: try Submit again."), error.title, error.description)
         Alert.show(over: dialog, title: tr("Couldn't post your location"), message: message)
     }
 

@@ -47,7 +47,7 @@ public struct OnTheMapConfiguration: Sendable {
             } catch {
                 // Translators: %1$@=%2$@ is an environment variable and its value, e.g. ON_THE_MAP_API_URL=http://example.org;
                 // %3$@ says why it can't be used; %4$@ is the server used instead.
-                problems.append(String(format: tr("%1$@=%2$@ is not usable (%3$@); using %4$@."), locale: Translations.formattingLocale,
+                problems.append(formatted(tr("%1$@=%2$@ is not usable (%3$@); using %4$@."),
                                        Self.apiVariable, value, error.description, ServerAddress.udacity.absoluteString))
             }
         } else if let saved = try? String(contentsOf: Self.savedServerFile(in: configFolder), encoding: .utf8),

@@ -15,8 +15,7 @@ enum LinkOpener {
             let reason = error.map { String(cString: $0.pointee.message) } ?? tr("no program opens web links")
             g_clear_error(&error)
             // Translators: %1$@ is a web link; %2$@ why it couldn't be opened, e.g. "no program opens web links".
-            let message = String(format: tr("%1$@\n\n%2$@. Copy the link into your browser instead."),
-                                 locale: Translations.formattingLocale, url.absoluteString, reason)
+            let message = formatted(tr("%1$@\n\n%2$@. Copy the link into your browser instead."), url.absoluteString, reason)
             Alert.show(over: window, title: tr("Couldn't open the link"), message: message)
         }
     }

@@ -97,8 +97,7 @@ final class OnTheMapWindow {
         listPage.onNotAWebLink = { [weak self] student in
             guard let self else { return }
             // Translators: %1$@ is a student's name; %2$@ the text they shared as their link.
-            let message = String(format: tr("%1$@ shared “%2$@”, which is not a web address (http or https)."),
-                                 locale: Translations.formattingLocale, student.fullName, student.mediaURL)
+            let message = formatted(tr("%1$@ shared “%2$@”, which is not a web address (http or https)."), student.fullName, student.mediaURL)
             Alert.show(over: self.window, kind: GTK_MESSAGE_INFO, title: tr("This link can't be opened"), message: message)
         }
         window.connect(.delete) { [weak self] _ in
@@ -255,8 +254,7 @@ final class OnTheMapWindow {
     private func logOutFailed(_ error: StudentLocationsError) {
         guard lifetime.isAlive, !closing, error != .notLoggedIn else { return }
         // Translators: %@ is the sentence saying what went wrong, e.g. "Can't reach the server at example.org (…). …"
-        let message = String(format: tr("%@ The server ends your session by itself when it expires."),
-                             locale: Translations.formattingLocale, error.description)
+        let message = formatted(tr("%@ The server ends your session by itself when it expires."), error.description)
         Alert.show(over: window, kind: GTK_MESSAGE_WARNING, title: tr("Logged out on this computer only"), message: message)
     }
 
@@ -306,7 +304,7 @@ final class OnTheMapWindow {
             return
         }
         // Translators: %1$@ is a short heading of what went wrong, e.g. "Can't reach the server"; %2$@ the sentence after it.
-        let message = String(format: tr("%1$@. %2$@"), locale: Translations.formattingLocale, error.title, error.description)
+        let message = formatted(tr("%1$@. %2$@"), error.title, error.description)
         failureAlert = Alert.show(over: window, title: tr("Couldn't download the students' locations"), message: message,
                                   buttons: [Alert.Button(label: tr("Close"), response: GTK_RESPONSE_CLOSE),
                                             Alert.Button(label: tr("Retry"), response: GTK_RESPONSE_ACCEPT, suggested: true)]) { [weak self] response in

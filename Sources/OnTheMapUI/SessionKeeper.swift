@@ -27,8 +27,7 @@ public struct SessionKeepingError: Error, CustomStringConvertible {
     public init(detail: String) { self.detail = detail }
     public var description: String {
         // Translators: %@ is the keyring's own explanation, often in English.
-        String(format: tr("The keyring didn't keep your session (%@): you will log in again next time."),
-               locale: Translations.formattingLocale, detail)
+        formatted(tr("The keyring didn't keep your session (%@): you will log in again next time."), detail)
     }
 }
 

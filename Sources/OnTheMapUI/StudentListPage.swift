@@ -60,18 +60,18 @@ final class StudentListPage {
 
         let text = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2)!
         // Translators: %@ is the user's own name, marking their row in the list of students.
-        let shownName = isMine ? String(format: tr("%@ (you)"), locale: Translations.formattingLocale, student.fullName) : student.fullName
+        let shownName = isMine ? formatted(tr("%@ (you)"), student.fullName) : student.fullName
         let name = gtk_label_new(shownName)!
         Widgets.addStyleClass(name, "student-name")
         let updated = RelativeTime.describe(student.updatedAt, now: now)
         let placeText: String
         if student.mapString.isEmpty {
             // Translators: %@ says when a student posted, e.g. "5 minutes ago", "yesterday" or "on 3 Mar 2026".
-            placeText = String(format: tr("Updated %@"), locale: Translations.formattingLocale, updated)
+            placeText = formatted(tr("Updated %@"), updated)
         } else {
             // Translators: %1$@ is a student's place, e.g. "Paris"; %2$@ when they posted it, e.g. "5 minutes ago",
             // "yesterday" or "on 3 Mar 2026".
-            placeText = String(format: tr("%1$@ · updated %2$@"), locale: Translations.formattingLocale, student.mapString, updated)
+            placeText = formatted(tr("%1$@ · updated %2$@"), student.mapString, updated)
         }
         let place = gtk_label_new(placeText)!
         Widgets.addStyleClass(place, "dim-label")
@@ -82,7 +82,7 @@ final class StudentListPage {
             linkText = tr("No link shared")
         } else {
             // Translators: %@ is the text a student shared as their link, e.g. "example.com".
-            linkText = String(format: tr("%@ — not a web link"), locale: Translations.formattingLocale, student.mediaURL)
+            linkText = formatted(tr("%@ — not a web link"), student.mediaURL)
         }
         let link = gtk_label_new(linkText)!
         Widgets.addStyleClass(link, student.link == nil ? "dim-label" : "student-link")
@@ -105,14 +105,14 @@ final class StudentListPage {
         if !student.mapString.isEmpty { spoken.append(student.mapString) }
         spoken.append(linkText)
         // Translators: spoken by screen readers; %@ says when a student posted, e.g. "5 minutes ago" or "yesterday".
-        spoken.append(String(format: tr("updated %@"), locale: Translations.formattingLocale, updated))
+        spoken.append(formatted(tr("updated %@"), updated))
         Widgets.setAccessibleName(row, spoken.joined(separator: ", "))
         let tooltip: String
         if student.link == nil {
             tooltip = tr("This link can't be opened")
         } else {
             // Translators: %@ is a web link, e.g. "https://github.com/ada".
-            tooltip = String(format: tr("Open %@"), locale: Translations.formattingLocale, linkText)
+            tooltip = formatted(tr("Open %@"), linkText)
         }
         gtk_widget_set_tooltip_text(row, tooltip)
         gtk_widget_show_all(row)
@@ -143,6 +143,6 @@ enum RelativeTime {
         if days < 30 { return trn("%d day ago", "%d days ago", count: days) }
         let day = date.formatted(Date.FormatStyle(date: .abbreviated, time: .omitted).locale(Translations.formattingLocale))
         // Translators: %@ is a date, e.g. "3 Mar 2026"; shown after "Updated" and "updated".
-        return String(format: tr("on %@"), locale: Translations.formattingLocale, day)
+        return formatted(tr("on %@"), day)
     }
 }

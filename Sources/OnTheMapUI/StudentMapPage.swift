@@ -38,9 +38,8 @@ final class StudentMapPage {
             guard let self, !keyboard, let cluster = self.pinLayer.cluster(atX: Double(x), y: Double(y)) else { return false }
             let count = cluster.count.formatted(.number.locale(Translations.formattingLocale))
             // Translators: the tooltip of a cluster of classmates' pins on the map; %@ is how many, e.g. "12".
-            gtk_tooltip_set_text(tooltip, String(format: trn("%@ classmate — click to zoom in", "%@ classmates — click to zoom in",
-                                                             cluster.count),
-                                                 locale: Translations.formattingLocale, count))
+            gtk_tooltip_set_text(tooltip, formatted(trn("%@ classmate — click to zoom in", "%@ classmates — click to zoom in",
+                                                             cluster.count), count))
             return true
         }
     }

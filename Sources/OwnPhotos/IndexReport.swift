@@ -34,18 +34,18 @@ public struct IndexReport: Equatable, Sendable {
         let locale = Translations.formattingLocale
         func number(_ value: Int) -> String { value.formatted(.number.locale(locale)) }
         // Translators: how many of the user's own photos have a position, e.g. "1,234 photos".
-        var parts = [String(format: trn("%@ photo", "%@ photos", photos), locale: locale, number(photos))]
+        var parts = [formatted(trn("%@ photo", "%@ photos", photos), number(photos))]
         if noPosition > 0 {
             // Translators: photos whose files hold no GPS position, e.g. "56 without a position".
-            parts.append(String(format: trn("%@ without a position", "%@ without a position", noPosition), locale: locale, number(noPosition)))
+            parts.append(formatted(trn("%@ without a position", "%@ without a position", noPosition), number(noPosition)))
         }
         if unreadable > 0 {
             // Translators: photo files that could not be read (broken or not images), e.g. "3 unreadable".
-            parts.append(String(format: trn("%@ unreadable", "%@ unreadable", unreadable), locale: locale, number(unreadable)))
+            parts.append(formatted(trn("%@ unreadable", "%@ unreadable", unreadable), number(unreadable)))
         }
         if tooLarge > 0 {
             // Translators: photo files skipped for their size, e.g. "2 too large".
-            parts.append(String(format: trn("%@ too large", "%@ too large", tooLarge), locale: locale, number(tooLarge)))
+            parts.append(formatted(trn("%@ too large", "%@ too large", tooLarge), number(tooLarge)))
         }
         return parts.joined(separator: " · ")
     }

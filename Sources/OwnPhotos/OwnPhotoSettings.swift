@@ -62,8 +62,7 @@ public struct OwnPhotoSettings: Codable, Equatable, Sendable {
             switch self {
             case .notWritten(let folder):
                 // Translators: %@ is a folder, e.g. "/home/ana/.config/virtual-tourist".
-                String(format: tr("The settings for your own photos could not be saved in %@. Check that the folder belongs to you and the disk is not full, then try again."),
-                       locale: Translations.formattingLocale, folder)
+                formatted(tr("The settings for your own photos could not be saved in %@. Check that the folder belongs to you and the disk is not full, then try again."), folder)
             }
         }
     }

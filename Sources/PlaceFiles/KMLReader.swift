@@ -68,8 +68,7 @@ final class KMLReader: XMLPlaceParser {
     private static func coordinates(_ text: String) throws(PlaceFileError) -> (Double, Double) {
         let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         guard parts.count == 2 || parts.count == 3, let longitude = Double(parts[0]), let latitude = Double(parts[1]) else {
-            throw .malformed(String(format: tr("a point’s coordinates “%@” are not longitude,latitude"),
-                                    locale: Translations.formattingLocale, String(text.prefix(80))))
+            throw .malformed(formatted(tr("a point’s coordinates “%@” are not longitude,latitude"), String(text.prefix(80))))
         }
         return (longitude, latitude)
     }

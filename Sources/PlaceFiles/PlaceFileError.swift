@@ -23,29 +23,25 @@ public enum PlaceFileError: Error, Equatable, Sendable {
         let locale = Translations.formattingLocale
         switch self {
         case .unreadable(let detail):
-            return String(format: tr("Virtual Tourist could not read the file (%@). Check that it still exists and that you may read it."),
-                          locale: locale, detail)
+            return formatted(tr("Virtual Tourist could not read the file (%@). Check that it still exists and that you may read it."), detail)
         case .tooLarge:
             return tr("The file is larger than 64 MB, more than any places file needs. Nothing was imported.")
         case .tooManyPlaces(let limit):
-            return String(format: tr("The file holds more than %d places, more than Virtual Tourist imports at once. Nothing was imported; split the file and import the parts."),
-                          locale: locale, limit)
+            return formatted(tr("The file holds more than %d places, more than Virtual Tourist imports at once. Nothing was imported; split the file and import the parts."), limit)
         case .unknownFormat:
             return tr("Virtual Tourist does not recognise this file. It reads GPX, KML, KMZ and GeoJSON files. Nothing was imported.")
         case .malformed(let detail):
-            return String(format: tr("The file is damaged or is not a places file (%@). Nothing was imported."), locale: locale, detail)
+            return formatted(tr("The file is damaged or is not a places file (%@). Nothing was imported."), detail)
         case .declarationsRefused:
             return tr("This file declares XML entities, which Virtual Tourist does not read. Nothing was imported.")
         case .coordinateOutOfRange(let name?, let latitude, let longitude):
-            return String(format: tr("The place “%@” lies off the map (latitude %@, longitude %@). Nothing was imported; correct the file and try again."),
-                          locale: locale, name, latitude.formatted(.number.locale(locale)), longitude.formatted(.number.locale(locale)))
+            return formatted(tr("The place “%@” lies off the map (latitude %@, longitude %@). Nothing was imported; correct the file and try again."), name, latitude.formatted(.number.locale(locale)), longitude.formatted(.number.locale(locale)))
         case .coordinateOutOfRange(nil, let latitude, let longitude):
-            return String(format: tr("A place lies off the map (latitude %@, longitude %@). Nothing was imported; correct the file and try again."),
-                          locale: locale, latitude.formatted(.number.locale(locale)), longitude.formatted(.number.locale(locale)))
+            return formatted(tr("A place lies off the map (latitude %@, longitude %@). Nothing was imported; correct the file and try again."), latitude.formatted(.number.locale(locale)), longitude.formatted(.number.locale(locale)))
         case .noPlaces:
             return tr("The file holds no places. Nothing was imported.")
         case .unwritable(let detail):
-            return String(format: tr("Virtual Tourist could not build the file (%@). Nothing was exported."), locale: locale, detail)
+            return formatted(tr("Virtual Tourist could not build the file (%@). Nothing was exported."), detail)
         }
     }
 }

@@ -31,7 +31,7 @@ class XMLPlaceParser: NSObject, XMLParserDelegate {
         }
         // FoundationXML reports no error for a document cut short; an unclosed root tells.
         guard rootClosed else {
-            throw .malformed(String(format: tr("line %d: %@"), locale: Translations.formattingLocale, parser.lineNumber,
+            throw .malformed(formatted(tr("line %d: %@"), parser.lineNumber,
                                     tr("the file ends too early")))
         }
     }
@@ -128,8 +128,8 @@ class XMLPlaceParser: NSObject, XMLParserDelegate {
         case .tagNameMismatchError?, .notWellBalancedError?: what = tr("an element is not closed")
         case .emptyDocumentError?: what = tr("the file is empty")
         case .documentStartError?: what = tr("the file is not XML")
-        default: what = String(format: tr("XML error %d"), locale: Translations.formattingLocale, code)
+        default: what = formatted(tr("XML error %d"), code)
         }
-        return String(format: tr("line %d: %@"), locale: Translations.formattingLocale, line, what)
+        return formatted(tr("line %d: %@"), line, what)
     }
 }

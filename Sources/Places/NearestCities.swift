@@ -49,11 +49,11 @@ public final class NearestCities: Sendable {
         if Translations.usesMiles {
             let distance = Self.roundedDistance(kilometres / 1.609344).formatted(.number.locale(locale))
             // Translators: %1$@ is a distance in miles, e.g. "75", %2$@ a city, e.g. "Reykjavík, Iceland".
-            return String(format: tr("%1$@ mi from %2$@"), locale: locale, distance, city.name)
+            return formatted(tr("%1$@ mi from %2$@"), distance, city.name)
         }
         let distance = Self.roundedDistance(kilometres).formatted(.number.locale(locale))
         // Translators: %1$@ is a distance in kilometres, e.g. "120", %2$@ a city, e.g. "Reykjavík, Iceland".
-        return String(format: tr("%1$@ km from %2$@"), locale: locale, distance, city.name)
+        return formatted(tr("%1$@ km from %2$@"), distance, city.name)
     }
 
     /// Whole units below 100, tens above: the distance is from the city's centre, so more would be noise.

@@ -53,8 +53,7 @@ public final class NominatimGeocoder: Sendable {
             return (url, nil)
         }
         // Translators: %1$@=%2$@ is an environment variable and its value, %3$@ the address used instead.
-        return (defaultEndpoint, String(format: tr("%1$@=%2$@ is not an http(s) address; using %3$@."),
-                                        locale: Translations.formattingLocale, variable, value,
+        return (defaultEndpoint, formatted(tr("%1$@=%2$@ is not an http(s) address; using %3$@."), variable, value,
                                         defaultEndpoint.absoluteString))
     }
 
@@ -138,8 +137,7 @@ public final class NominatimGeocoder: Sendable {
             throw failure.isConnectivityProblem
                 ? PlaceSearchError.geocoderUnreachable(query: query)
                 // Translators: %@ says how, e.g. "no secure connection could be made".
-                : PlaceSearchError.geocoderFailed(query: query, detail: String(format: tr("the connection failed: %@"),
-                                                                                locale: Translations.formattingLocale,
+                : PlaceSearchError.geocoderFailed(query: query, detail: formatted(tr("the connection failed: %@"),
                                                                                 failure.description))
         }
         guard response.status == 200 else {
@@ -159,18 +157,16 @@ public final class NominatimGeocoder: Sendable {
     }
 
     static func detail(forStatus status: Int) -> String {
-        let locale = Translations.formattingLocale
         switch status {
         case 403, 429:
             // Translators: %d is an HTTP status code: 403 or 429.
-            return String(format: tr("the server refused the request with HTTP %d: too many searches, or it does not accept this app"),
-                          locale: locale, status)
+            return formatted(tr("the server refused the request with HTTP %d: too many searches, or it does not accept this app"), status)
         case 500...599:
             // Translators: %d is an HTTP status code such as 503.
-            return String(format: tr("the server had a problem: HTTP %d"), locale: locale, status)
+            return formatted(tr("the server had a problem: HTTP %d"), status)
         default:
             // Translators: %d is an HTTP status code such as 404.
-            return String(format: tr("the server answered HTTP %d"), locale: locale, status)
+            return formatted(tr("the server answered HTTP %d"), status)
         }
     }
 

@@ -51,20 +51,16 @@ public enum PlaceSearchError: Error, Equatable, CustomStringConvertible, Sendabl
     }
 
     public var description: String {
-        let locale = Translations.formattingLocale
         switch self {
         case .notFound(let query):
             // Translators: %@ is what the person searched for.
-            return String(format: tr("No place called “%@” was found. Check the spelling, or add the city or country."),
-                          locale: locale, query)
+            return formatted(tr("No place called “%@” was found. Check the spelling, or add the city or country."), query)
         case .geocoderUnreachable(let query):
             // Translators: %@ is what the person searched for.
-            return String(format: tr("The place search service can't be reached, so only cities can be found right now, and “%@” is not one. Check your internet connection and try again, or enter a city such as “Mountain View, California”."),
-                          locale: locale, query)
+            return formatted(tr("The place search service can't be reached, so only cities can be found right now, and “%@” is not one. Check your internet connection and try again, or enter a city such as “Mountain View, California”."), query)
         case .geocoderFailed(let query, let detail):
             // Translators: %1$@ is what the person searched for, %2$@ what went wrong, e.g. "the server answered HTTP 404".
-            return String(format: tr("The place search service could not look up “%1$@” (%2$@). Try again in a minute, or enter a city such as “Mountain View, California”, which works offline."),
-                          locale: locale, query, detail)
+            return formatted(tr("The place search service could not look up “%1$@” (%2$@). Try again in a minute, or enter a city such as “Mountain View, California”, which works offline."), query, detail)
         }
     }
 }

@@ -44,15 +44,15 @@ public enum ExcessAnswer: Sendable, Equatable, CustomStringConvertible {
         case .moreThanAsked(let sent, let asked, let shown):
             // Translators: %1$@ is how many students are shown (100); %2$@ how many the server sent, e.g. "1,500";
             // %3$@ how many the app asked for (100).
-            return String(format: trn("Showing the newest %1$@ of %2$@ location: the server sent more than the %3$@ asked for.",
+            return formatted(trn("Showing the newest %1$@ of %2$@ location: the server sent more than the %3$@ asked for.",
                                       "Showing the newest %1$@ of %2$@ locations: the server sent more than the %3$@ asked for.",
-                                      sent), locale: locale, number(shown), number(sent), number(asked))
+                                      sent), number(shown), number(sent), number(asked))
         case .cutOff(let byteLimit, let read, let shown):
             // Translators: %1$@ is how many students are shown (100); %2$@ how many were read, e.g. "13,245";
             // %3$@ a size in megabytes, e.g. "4".
-            return String(format: trn("Showing the newest %1$@ of the first %2$@ location: the server sent more than %3$@ MB, far more than asked for, so On the Map stopped reading there.",
+            return formatted(trn("Showing the newest %1$@ of the first %2$@ location: the server sent more than %3$@ MB, far more than asked for, so On the Map stopped reading there.",
                                       "Showing the newest %1$@ of the first %2$@ locations: the server sent more than %3$@ MB, far more than asked for, so On the Map stopped reading there.",
-                                      read), locale: locale, number(shown), number(read), number(byteLimit / 1_000_000))
+                                      read), number(shown), number(read), number(byteLimit / 1_000_000))
         }
     }
 }

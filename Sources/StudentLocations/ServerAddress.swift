@@ -15,12 +15,10 @@ public enum ServerAddressError: Error, Equatable, Sendable, CustomStringConverti
             tr("Enter the server's address, such as https://onthemap.example.org.")
         case .notAWebAddress(let text):
             // Translators: %@ is what the user typed as the server's address.
-            String(format: tr("\"%@\" is not a server address. Enter one like https://onthemap.example.org."),
-                   locale: Translations.formattingLocale, text)
+            formatted(tr("\"%@\" is not a server address. Enter one like https://onthemap.example.org."), text)
         case .insecure(let host):
             // Translators: %@ is a server's host name, e.g. "onthemap.example.org".
-            String(format: tr("%@ must be reached with https://. Plain http:// is only allowed to this computer (localhost, 127.0.0.1, ::1)."),
-                   locale: Translations.formattingLocale, host)
+            formatted(tr("%@ must be reached with https://. Plain http:// is only allowed to this computer (localhost, 127.0.0.1, ::1)."), host)
         }
     }
 }

@@ -39,16 +39,15 @@ public enum StudentLocationsError: Error, Equatable, Hashable, Sendable, CustomS
         switch self {
         case .unreachable(let detail):
             // Translators: %@ is the server and why it can't be reached, e.g. "example.org (no such host name)".
-            String(format: tr("Can't reach the server at %@. Check your connection and try again."),
-                   locale: Translations.formattingLocale, detail)
+            formatted(tr("Can't reach the server at %@. Check your connection and try again."), detail)
         case .invalidCredentials:
             tr("Wrong email or password. Check both and try again.")
         case .serverFailed(let detail):
             // Translators: %@ says how it failed, e.g. "HTTP 502" or "its answer wasn't HTTP".
-            String(format: tr("The server failed (%@). Try again later."), locale: Translations.formattingLocale, detail)
+            formatted(tr("The server failed (%@). Try again later."), detail)
         case .refused(let status, let message):
             // Translators: %d is an HTTP status code, e.g. 418.
-            message.isEmpty ? String(format: tr("The server refused the request (HTTP %d)."), status) : message
+            message.isEmpty ? formatted(tr("The server refused the request (HTTP %d)."), status) : message
         case .notLoggedIn:
             tr("Your session has ended. Log in again.")
         case .cancelled:
@@ -101,7 +100,7 @@ extension StudentLocationsError {
             // Translators: %@ is a server's host and port, e.g. "example.org:443".
             detail = tr("%@ (the connection failed)")
         }
-        return .unreachable(detail: String(format: detail, locale: Translations.formattingLocale, server))
+        return .unreachable(detail: formatted(detail, server))
     }
 
     /// How the server failed when it answered with something that isn't HTTP.

@@ -36,28 +36,22 @@ public enum StoreError: Error, LocalizedError, Equatable, Sendable {
     case other(reason: String)
 
     public var errorDescription: String? {
-        let locale = Translations.formattingLocale
         switch self {
         case .diskFull(let folder):
             // Translators: %@ is a folder, e.g. "/home/ana/.local/share/virtual-tourist".
-            return String(format: tr("Virtual Tourist could not save to %@: the disk is full. Free some space and try again."),
-                          locale: locale, folder.path)
+            return formatted(tr("Virtual Tourist could not save to %@: the disk is full. Free some space and try again."), folder.path)
         case .notWritable(let folder):
             // Translators: %@ is a folder, e.g. "/home/ana/.local/share/virtual-tourist".
-            return String(format: tr("Virtual Tourist is not allowed to write to %@. Check that the folder and its files belong to you and that the disk is not read-only, then try again."),
-                          locale: locale, folder.path)
+            return formatted(tr("Virtual Tourist is not allowed to write to %@. Check that the folder and its files belong to you and that the disk is not read-only, then try again."), folder.path)
         case .corrupt(let url):
             // Translators: %@ is the database file, e.g. "/home/ana/.local/share/virtual-tourist/VirtualTourist.sqlite".
-            return String(format: tr("Virtual Tourist's database at %@ is damaged. Quit Virtual Tourist, move that file somewhere else (your pins and albums start empty), and open Virtual Tourist again."),
-                          locale: locale, url.path)
+            return formatted(tr("Virtual Tourist's database at %@ is damaged. Quit Virtual Tourist, move that file somewhere else (your pins and albums start empty), and open Virtual Tourist again."), url.path)
         case .cannotOpen(let url):
             // Translators: %@ is the database file, e.g. "/home/ana/.local/share/virtual-tourist/VirtualTourist.sqlite".
-            return String(format: tr("Virtual Tourist could not open its database at %@. Check that the folder exists and that you may write to it, then try again."),
-                          locale: locale, url.path)
+            return formatted(tr("Virtual Tourist could not open its database at %@. Check that the folder exists and that you may write to it, then try again."), url.path)
         case .busy(let url):
             // Translators: %@ is the database file, e.g. "/home/ana/.local/share/virtual-tourist/VirtualTourist.sqlite".
-            return String(format: tr("Virtual Tourist's database at %@ is in use by another program. Close other copies of Virtual Tourist and try again."),
-                          locale: locale, url.path)
+            return formatted(tr("Virtual Tourist's database at %@ is in use by another program. Close other copies of Virtual Tourist and try again."), url.path)
         case .pinNotFound:
             return tr("This pin no longer exists. It may have been deleted in the meantime.")
         case .pinMoved:
@@ -68,11 +62,10 @@ public enum StoreError: Error, LocalizedError, Equatable, Sendable {
             return tr("This photo is already in the pin's album.")
         case .invalidPhotoPath(let path):
             // Translators: %@ is a file's path.
-            return String(format: tr("Virtual Tourist refused to use the photo file “%@” because it is not inside its photos folder."),
-                          locale: locale, path)
+            return formatted(tr("Virtual Tourist refused to use the photo file “%@” because it is not inside its photos folder."), path)
         case .other(let reason):
             // Translators: %@ is the underlying error, often in English from the database library.
-            return String(format: tr("Virtual Tourist could not read or save its data: %@"), locale: locale, reason)
+            return formatted(tr("Virtual Tourist could not read or save its data: %@"), reason)
         }
     }
 }

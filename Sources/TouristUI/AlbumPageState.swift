@@ -60,17 +60,16 @@ extension AlbumActivity {
         case .searching: return tr("Looking for photos…")
         case .downloading(let finished, let total):
             // Translators: the album's progress, e.g. "Downloading 3 of 30…" (photos).
-            return String(format: tr("Downloading %1$@ of %2$@…"), locale: locale,
+            return formatted(tr("Downloading %1$@ of %2$@…"),
                           finished.formatted(.number.locale(locale)), total.formatted(.number.locale(locale)))
         case .idle, .failed:
             guard photoCount > 0 else { return "" }
             let count = photoCount.formatted(.number.locale(locale))
-            guard failed > 0 else { return String(format: trn("%@ photo", "%@ photos", photoCount), locale: locale, count) }
+            guard failed > 0 else { return formatted(trn("%@ photo", "%@ photos", photoCount), count) }
             // Translators: %1$@ is the album's number of photos (the plural follows it), %2$@ how many of them
             // could not be downloaded, e.g. "30 photos, 2 could not be downloaded".
-            return String(format: trn("%1$@ photo, %2$@ could not be downloaded", "%1$@ photos, %2$@ could not be downloaded",
-                                      photoCount),
-                          locale: locale, count, failed.formatted(.number.locale(locale)))
+            return formatted(trn("%1$@ photo, %2$@ could not be downloaded", "%1$@ photos, %2$@ could not be downloaded",
+                                      photoCount), count, failed.formatted(.number.locale(locale)))
         }
     }
 }

@@ -26,7 +26,7 @@ struct AlbumTimes {
 
     static func decadeLabel(_ decade: Int) -> String {
         // Translators: a decade in the album's choice of times; %d is its first year, e.g. "2010s" (German "2010er").
-        String(format: tr("%ds"), decade)
+        formatted(tr("%ds"), decade)
     }
 
     /// The decade and year the combo boxes show for `years` (nil, nil: any time).

@@ -5,7 +5,7 @@ import Translations
 enum CoordinateFormat {
     static func string(latitude: Double, longitude: Double) -> String {
         // Translators: a place's coordinates: %1$@ its latitude, e.g. "48.8584° N", %2$@ its longitude, e.g. "2.2945° E".
-        String(format: tr("%1$@, %2$@"), locale: Translations.formattingLocale,
+        formatted(tr("%1$@, %2$@"),
                component(latitude, .latitude), component(longitude, .longitude))
     }
 
@@ -28,6 +28,6 @@ enum CoordinateFormat {
         // Translators: a longitude west of Greenwich; %@ is its degrees, e.g. "74.0445". W for west.
         case (false, .longitude, false): format = tr("%@° W")
         }
-        return String(format: format, locale: Translations.formattingLocale, degrees)
+        return formatted(format, degrees)
     }
 }

@@ -270,8 +270,7 @@ final class MainWindow {
         mapPage.onZoomLimitsChanged?(mapPage.canZoomIn, mapPage.canZoomOut)
         viewportKeeper.onSaveError = { [weak self] message in
             // Translators: %@ says why, e.g. "The disk is full."
-            self?.notification.show(String(format: tr("Could not save the map position. %@"),
-                                           locale: Translations.formattingLocale, message))
+            self?.notification.show(formatted(tr("Could not save the map position. %@"), message))
         }
     }
 

@@ -138,7 +138,7 @@ final class OwnPhotoPreferences {
         if let folder, note == nil {
             let name = (folder as NSString).lastPathComponent
             // Translators: a button's name for screen readers; %@ is a folder's name, e.g. "Remove Holidays".
-            let accessibleName = String(format: tr("Remove %@"), locale: Translations.formattingLocale, name)
+            let accessibleName = formatted(tr("Remove %@"), name)
             let remove = Widgets.iconButton(icon: "list-remove-symbolic", accessibleName: accessibleName,
                                             tooltip: tr("Stop looking in this folder"))
             gtk_widget_set_valign(remove, GTK_ALIGN_CENTER)

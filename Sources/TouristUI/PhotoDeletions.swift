@@ -31,8 +31,7 @@ final class PhotoDeletions {
                 break
             case .failure(let error):
                 // Translators: %@ says why, e.g. "The disk is full."
-                self.notification.show(String(format: tr("The photo could not be removed. %@"),
-                                              locale: Translations.formattingLocale, error.localizedDescription))
+                self.notification.show(formatted(tr("The photo could not be removed. %@"), error.localizedDescription))
             }
         }
     }
@@ -44,7 +43,7 @@ final class PhotoDeletions {
             do { try store.undoPhotoDeletion(deletion) } catch {
                 let message = error.localizedDescription
                 // Translators: %@ says why, e.g. "The disk is full."
-                let text = String(format: tr("The photo could not be restored. %@"), locale: Translations.formattingLocale, message)
+                let text = formatted(tr("The photo could not be restored. %@"), message)
                 await MainActor.run { self?.notification.show(text) }
             }
         }

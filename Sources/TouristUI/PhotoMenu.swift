@@ -29,7 +29,7 @@ final class PhotoMenu {
         let owner = photo.ownerName ?? photo.ownerId
         gtk_menu_item_set_label(menu.ownerItem.cast(), owner.map {
             // Translators: in a photo's menu; %@ is the photographer's Flickr name.
-            String(format: tr("Photo by %@"), locale: Translations.formattingLocale, $0)
+            formatted(tr("Photo by %@"), $0)
         } ?? tr("Photo by unknown"))
         if let event {
             gtk_menu_popup_at_pointer(menu.root.cast(), event)

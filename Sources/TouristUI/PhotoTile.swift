@@ -155,29 +155,25 @@ final class PhotoTile {
     /// `failed`: its download failed, or its file does not decode; either way a click retries it.
     private func accessibleName(failed: Bool) -> String {
         let title = (photo.title?.isEmpty == false) ? photo.title! : tr("Untitled photo")
-        let locale = Translations.formattingLocale
         // Translators: a tile's name for screen readers; %@ is the photo's title.
-        if failed { return String(format: tr("%@: download failed"), locale: locale, title) }
+        if failed { return formatted(tr("%@: download failed"), title) }
         guard photo.filePath != nil else { return tr("Photo loading") }
         guard let owner = photo.ownerName else {
             // Translators: a tile's name for screen readers; %@ is the photo's title.
-            return String(format: tr("%@, by unknown"), locale: locale, title)
+            return formatted(tr("%@, by unknown"), title)
         }
         // Translators: a tile's name for screen readers; %1$@ is the photo's title, %2$@ its photographer.
-        return String(format: tr("%1$@, by %2$@"), locale: locale, title, owner)
+        return formatted(tr("%1$@, by %2$@"), title, owner)
     }
 
     private func tooltip(failed: Bool) -> String {
         if failed { return tr("This photo could not be downloaded. Click to try again.") }
         let title = (photo.title?.isEmpty == false) ? photo.title! : tr("Untitled")
-        let locale = Translations.formattingLocale
         guard let owner = photo.ownerName else {
             // Translators: a photo's tooltip; %@ is its title.
-            return String(format: tr("%@\nby unknown on Flickr\nClick to remove it from the album; Enter or right-click to view it larger"),
-                          locale: locale, title)
+            return formatted(tr("%@\nby unknown on Flickr\nClick to remove it from the album; Enter or right-click to view it larger"), title)
         }
         // Translators: a photo's tooltip; %1$@ is its title, %2$@ its photographer's Flickr name.
-        return String(format: tr("%1$@\nby %2$@ on Flickr\nClick to remove it from the album; Enter or right-click to view it larger"),
-                      locale: locale, title, owner)
+        return formatted(tr("%1$@\nby %2$@ on Flickr\nClick to remove it from the album; Enter or right-click to view it larger"), title, owner)
     }
 }

@@ -183,8 +183,7 @@ final class PhotoViewer {
                 break
             case .failure(let error):
                 // Translators: %@ says why, e.g. "Flickr did not answer in time."
-                self.setInfo(String(format: tr("Showing the smaller size: the bigger one could not be downloaded. %@"),
-                                    locale: Translations.formattingLocale, error.userMessage))
+                self.setInfo(formatted(tr("Showing the smaller size: the bigger one could not be downloaded. %@"), error.userMessage))
             }
         }
     }
@@ -207,17 +206,17 @@ final class PhotoViewer {
                 byline = [tr("Your photo")]
             } else {
                 // Translators: under the title of one of the user's own photos, e.g. "Your photo, taken 1 Jun 2019".
-                byline = [String(format: tr("Your photo, taken %@"), locale: locale, CameraTime.day(photo.createdAt))]
+                byline = [formatted(tr("Your photo, taken %@"), CameraTime.day(photo.createdAt))]
             }
         } else {
             byline = [(photo.ownerName ?? photo.ownerId).map {
                 // Translators: under a photo's title; %@ is its photographer's Flickr name.
-                String(format: tr("by %@"), locale: locale, $0)
+                formatted(tr("by %@"), $0)
             } ?? tr("by unknown")]
             if let license = FlickrLicense.name(of: photo.license) { byline.append(license) }
         }
         // Translators: the photo's place among the album's, e.g. "3 of 30".
-        byline.append(String(format: tr("%1$@ of %2$@"), locale: locale,
+        byline.append(formatted(tr("%1$@ of %2$@"),
                              (index + 1).formatted(.number.locale(locale)), photos.count.formatted(.number.locale(locale))))
         let subtitle = byline.joined(separator: " · ")
         gtk_window_set_title(window.cast(), title)

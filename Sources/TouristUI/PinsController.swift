@@ -73,9 +73,8 @@ final class PinsController {
             if let cluster = self.layer.cluster(atX: Double(x), y: Double(y)) {
                 let count = cluster.count.formatted(.number.locale(Translations.formattingLocale))
                 // Translators: the tooltip of a cluster of pins on the map; %@ is how many, e.g. "1,234".
-                gtk_tooltip_set_text(tooltip, String(format: trn("%@ pin — click to zoom in", "%@ pins — click to zoom in",
-                                                                 cluster.count),
-                                                     locale: Translations.formattingLocale, count))
+                gtk_tooltip_set_text(tooltip, formatted(trn("%@ pin — click to zoom in", "%@ pins — click to zoom in",
+                                                                 cluster.count), count))
                 return true
             }
             guard let hit = self.layer.pin(atX: Double(x), y: Double(y)) else { return false }
@@ -88,8 +87,7 @@ final class PinsController {
         positions = store.observePinPositions(Self.marks, onError: { [weak self] error in
             self?.logger.error("Could not read the pins: \(error.localizedDescription)")
             // Translators: %@ says why, e.g. "The disk is full."
-            self?.notification.show(String(format: tr("Your pins could not be read. %@"),
-                                           locale: Translations.formattingLocale, error.localizedDescription))
+            self?.notification.show(formatted(tr("Your pins could not be read. %@"), error.localizedDescription))
         }, onChange: { [weak self] marks in
             self?.show(marks)
         })
@@ -275,7 +273,7 @@ final class PinsController {
                 let title = deletion.pin.placeName
                     ?? CoordinateFormat.string(latitude: deletion.pin.latitude, longitude: deletion.pin.longitude)
                 // Translators: %@ is the pin's place name, e.g. "Montmartre, Paris, France", or its coordinates.
-                self.notification.show(String(format: tr("Pin at %@ deleted"), locale: Translations.formattingLocale, title),
+                self.notification.show(formatted(tr("Pin at %@ deleted"), title),
                                        actionLabel: tr("Undo"), seconds: 7,
                                        action: { [weak self] in self?.undo(id) },
                                        onDismiss: { [weak self] in self?.finishDeletion(id) })
@@ -307,7 +305,7 @@ final class PinsController {
     /// `message`: what the person reads, translated, with `%@` for the reason; `logged`: the log's English.
     private func report(_ message: String, logged: String, _ error: Error) {
         logger.error("\(logged) \(error.localizedDescription)")
-        notification.show(String(format: message, locale: Translations.formattingLocale, error.localizedDescription))
+        notification.show(formatted(message, error.localizedDescription))
     }
 }
 

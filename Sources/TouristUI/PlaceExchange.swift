@@ -86,12 +86,11 @@ final class PlaceExchange {
         case .failure(let error):
             logger.notice("Did not import \(file.path): \(error)")
             // Translators: %@ is a file's name.
-            Alert.show(over: parent(), title: String(format: tr("“%@” could not be imported"), locale: Translations.formattingLocale, name),
+            Alert.show(over: parent(), title: formatted(tr("“%@” could not be imported"), name),
                        message: Self.message(for: error), buttons: [Alert.ok]) { [weak self] _ in self?.finished() }
         case .success(let reading) where reading.new.isEmpty:
-            let message = String(format: trn("The place in “%2$@” is already on your map.",
-                                             "All %1$d places in “%2$@” are already on your map.", reading.duplicates),
-                                 locale: Translations.formattingLocale, reading.duplicates, name)
+            let message = formatted(trn("The place in “%2$@” is already on your map.",
+                                             "All %1$d places in “%2$@” are already on your map.", reading.duplicates), reading.duplicates, name)
             Alert.show(over: parent(), kind: GTK_MESSAGE_INFO, title: tr("Nothing to import"), message: message,
                        buttons: [Alert.ok]) { [weak self] _ in self?.finished() }
         case .success(let reading):
@@ -100,22 +99,19 @@ final class PlaceExchange {
     }
 
     private func ask(_ reading: Reading, from name: String) {
-        let locale = Translations.formattingLocale
         // Translators: the title of the question asked before places from a file become pins.
-        let title = String(format: trn("Import %d place?", "Import %d places?", reading.new.count), locale: locale,
+        let title = formatted(trn("Import %d place?", "Import %d places?", reading.new.count),
                            reading.new.count)
         // Translators: %@ is a file's name.
-        var sentences = [String(format: tr("From “%@”. They will be pins on your map, each with its album."), locale: locale, name)]
+        var sentences = [formatted(tr("From “%@”. They will be pins on your map, each with its album."), name)]
         if reading.duplicates > 0 {
-            sentences.append(String(format: trn("%d place is already on your map and will be skipped.",
-                                                "%d places are already on your map and will be skipped.", reading.duplicates),
-                                    locale: locale, reading.duplicates))
+            sentences.append(formatted(trn("%d place is already on your map and will be skipped.",
+                                                "%d places are already on your map and will be skipped.", reading.duplicates), reading.duplicates))
         }
         if reading.passedOver > 0 {
-            sentences.append(String(format: trn("%d entry is not a place with a position and will be passed over.",
+            sentences.append(formatted(trn("%d entry is not a place with a position and will be passed over.",
                                                 "%d entries are not places with a position and will be passed over.",
-                                                reading.passedOver),
-                                    locale: locale, reading.passedOver))
+                                                reading.passedOver), reading.passedOver))
         }
         Alert.show(over: parent(), kind: GTK_MESSAGE_QUESTION, title: title, message: sentences.joined(separator: " "),
                    buttons: [Alert.Button(label: tr("Cancel"), response: GTK_RESPONSE_CANCEL),
@@ -146,8 +142,7 @@ final class PlaceExchange {
             logger.info("Imported \(outcome.added.count) places, skipped \(outcome.duplicates)")
             onImported(places.map { ($0.latitude, $0.longitude) })
             let added = outcome.added
-            notification.show(String(format: trn("%d place imported", "%d places imported", added.count),
-                                     locale: Translations.formattingLocale, added.count),
+            notification.show(formatted(trn("%d place imported", "%d places imported", added.count), added.count),
                               actionLabel: tr("Undo"), seconds: 10) { [weak self] in self?.undoImport(added) }
         }
     }
@@ -158,7 +153,7 @@ final class PlaceExchange {
             let result = await Task.detached(priority: .userInitiated) { Result { try store.deletePins(ids: pins) } }.value
             if case .failure(let error) = result {
                 self?.logger.error("Could not undo an import: \(error)")
-                self?.notification.show(String(format: tr("The import could not be undone. %@"), locale: Translations.formattingLocale,
+                self?.notification.show(formatted(tr("The import could not be undone. %@"),
                                                Self.message(for: error)))
             }
         }
@@ -211,12 +206,10 @@ final class PlaceExchange {
     }
 
     private func exported(_ result: Result<Int, Error>, to file: URL) {
-        let locale = Translations.formattingLocale
         switch result {
         case .success(let count):
             logger.info("Exported \(count) places to \(file.path)")
-            notification.show(String(format: trn("%1$d place exported to “%2$@”", "%1$d places exported to “%2$@”", count),
-                                     locale: locale, count, file.lastPathComponent))
+            notification.show(formatted(trn("%1$d place exported to “%2$@”", "%1$d places exported to “%2$@”", count), count, file.lastPathComponent))
         case .failure(let error):
             logger.error("Could not export places to \(file.path): \(error)")
             Alert.show(over: parent(), title: tr("Your places could not be exported"), message: Self.message(for: error),

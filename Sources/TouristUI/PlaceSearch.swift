@@ -106,8 +106,7 @@ final class PlaceSearch {
             case (.unavailable, false): return (results.places, tr("Online search unavailable — showing cities"))
             case (.unavailable, true):
                 // Translators: %@ is what the person searched for.
-                return ([], String(format: tr("Online search unavailable, and no city is called “%@”. Check your connection and try again."),
-                                   locale: Translations.formattingLocale, text))
+                return ([], formatted(tr("Online search unavailable, and no city is called “%@”. Check your connection and try again."), text))
             case (.answered, false), (.notAsked, false): return (results.places, nil)
             }
         }

@@ -231,7 +231,7 @@ public final class TouristApplication {
         } catch {
             logger.error("Could not open \(paths.databaseURL.path): \(error.localizedDescription)")
             // Translators: shown when the app cannot open its database; %1$@ says why, %2$@ is a folder's path.
-            context.startupError = String(format: tr("%1$@\n\nYour places are kept in %2$@."), locale: Translations.formattingLocale,
+            context.startupError = formatted(tr("%1$@\n\nYour places are kept in %2$@."),
                                           error.localizedDescription, paths.dataFolder.path)
         }
         return context

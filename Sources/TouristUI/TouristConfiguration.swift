@@ -22,12 +22,12 @@ public struct TouristConfiguration: Sendable {
         } catch {
             flickr = FlickrConfiguration(appVersion: AppInfo.version)
             // Translators: %1$@ is an environment variable's name, VIRTUAL_TOURIST_FLICKR_URL; %2$@ says what is wrong.
-            problems.append(String(format: tr("%1$@ is not usable (%2$@); using Flickr itself."), locale: Translations.formattingLocale,
+            problems.append(formatted(tr("%1$@ is not usable (%2$@); using Flickr itself."),
                                    FlickrConfiguration.endpointEnvironmentVariable, error.userMessage))
         }
         problems += flickr.proxies.problems.map {
             // Translators: %@ names a proxy setting and what is wrong with it, e.g. "https_proxy: …".
-            String(format: tr("%@. Flickr is reached without that proxy."), locale: Translations.formattingLocale, $0)
+            formatted(tr("%@. Flickr is reached without that proxy."), $0)
         }
         let (source, problem) = TileSource.fromEnvironment(environment)
         tileSource = source

@@ -18,7 +18,7 @@ public func tr(_ message: StaticString) -> String {
 }
 
 /// The plural form of `singular`/`plural` for `count` in the user's language (`--keyword=trn:1,2`).
-/// The texts carry the count as a format directive (`%d photos`), filled by `String(format:)`.
+/// The texts carry the count as a format directive (`%d photos`), filled by `formatted`.
 public func trn(_ singular: StaticString, _ plural: StaticString, _ count: Int) -> String {
     singular.withUTF8Buffer { one in
         plural.withUTF8Buffer { many in
@@ -32,7 +32,7 @@ public func trn(_ singular: StaticString, _ plural: StaticString, _ count: Int) 
 
 /// `trn` with its count filled in, for the common "%d photos" shape.
 public func trn(_ singular: StaticString, _ plural: StaticString, count: Int) -> String {
-    String(format: trn(singular, plural, count), locale: Translations.formattingLocale, count)
+    formatted(trn(singular, plural, count), count)
 }
 
 public enum Translations {

@@ -124,8 +124,7 @@ public struct ProxySettings: Sendable, Hashable {
         case "socks5", "socks5h": kind = .socks5
         case let scheme?:
             // Translators: %@ is a web address scheme such as "ftp"; http:// and socks5:// stay as they are.
-            return .failure(ParseProblem(reason: String(format: tr("%@:// proxies are not supported (use http:// or socks5://)"),
-                                                        locale: Translations.formattingLocale, scheme)))
+            return .failure(ParseProblem(reason: formatted(tr("%@:// proxies are not supported (use http:// or socks5://)"), scheme)))
         case nil:
             return .failure(ParseProblem(reason: tr("not a proxy address")))
         }

@@ -107,7 +107,7 @@ extension WebFailure: CustomStringConvertible {
         case .invalidAddress: return tr("not a usable address")
         case .proxyFailed(let proxy):
             // Translators: %@ is a proxy's address, e.g. "proxy.example.org:3128".
-            return String(format: tr("the proxy %@ could not be used"), locale: Translations.formattingLocale, "\(proxy)")
+            return formatted(tr("the proxy %@ could not be used"), "\(proxy)")
         case .connectionLost: return tr("the connection failed")
         }
     }

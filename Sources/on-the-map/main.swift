@@ -13,8 +13,7 @@ Translations.setUp()
 DesktopApplication.answerInformationOptions(
     CommandLine.arguments, programName: OnTheMapInfo.programName, version: OnTheMapInfo.version,
     // Translators: %@ is the app's name, "On the Map"; the first line of --help.
-    about: String(format: tr("%@: see where your classmates are studying, and share your own place."),
-                  locale: Translations.formattingLocale, OnTheMapInfo.name),
+    about: formatted(tr("%@: see where your classmates are studying, and share your own place."), OnTheMapInfo.name),
     // One-line literals: xgettext, reading this file as C for the line above, cannot read multi-line ones.
     environment: [
         "  ON_THE_MAP_API_URL       the On the Map server, default https://onthemap-api.udacity.com/v1/",

@@ -16,7 +16,7 @@ Translations.setUp()
 DesktopApplication.answerInformationOptions(
     CommandLine.arguments, programName: AppInfo.programName, version: AppInfo.version,
     // Translators: the first line of --help; %@ is the app's name, "Virtual Tourist".
-    about: String(format: tr("%@: drop pins on a world map and see the photos people took there."), AppInfo.name),
+    about: formatted(tr("%@: drop pins on a world map and see the photos people took there."), AppInfo.name),
     // One-line literals: xgettext, reading this file as C for the line above, cannot read multi-line ones.
     environment: [
         "  VIRTUAL_TOURIST_TILE_URL  map tile URL template (#Z/#X/#Y), default OpenStreetMap",
