@@ -25,8 +25,8 @@ struct AlbumTimes {
     }
 
     static func decadeLabel(_ decade: Int) -> String {
-        // Translators: a decade in the album's choice of times; %d is its first year, e.g. "2010s" (German "2010er").
-        formatted(tr("%ds"), decade)
+        // Translators: a decade in the album's choice of times; %@ is its first year, e.g. "2010s" (German "2010er").
+        formatted(tr("%@s"), String(decade)) // a year, written without the grouping a count gets
     }
 
     /// The decade and year the combo boxes show for `years` (nil, nil: any time).
