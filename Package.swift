@@ -105,7 +105,9 @@ let package = Package(
         // The user's own geotagged photos: read with libgexiv2 (Shotwell's EXIF/XMP library), indexed in a GRDB
         // database of their own, found near a place. Never writes a photo. No GTK.
         .systemLibrary(name: "CGexiv2", pkgConfig: "gexiv2", providers: [.apt(["libgexiv2-dev"])]),
-        .target(name: "OwnPhotos", dependencies: ["Translations", "CGexiv2", .product(name: "GRDB", package: "GRDB.swift"),
+        // Which picture formats can be shown: the loaders gdk-pixbuf has (the album decodes with it).
+        .systemLibrary(name: "CGdkPixbuf", pkgConfig: "gdk-pixbuf-2.0", providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
+        .target(name: "OwnPhotos", dependencies: ["Translations", "CGexiv2", "CGdkPixbuf", .product(name: "GRDB", package: "GRDB.swift"),
                                                 .product(name: "Logging", package: "swift-log")]),
         // Windows, pages and widgets.
         .target(name: "TouristUI", dependencies: ["Layouts", "Translations", "CGtk", "COsmGpsMap", "CShims", "GLibSwift", "MapView", "TouristStore",
@@ -127,7 +129,7 @@ let package = Package(
         .testTarget(name: "GLibSwiftTests", dependencies: ["GLibSwift", "CGtk"]),
         .testTarget(name: "AppLoggingTests", dependencies: ["AppLogging"]),
         .testTarget(name: "TranslationsTests", dependencies: ["Translations"]),
-        .testTarget(name: "TouristUITests", dependencies: ["TouristUI", "Layouts", "MapView", "TouristStore", "FlickrClient", "GLibSwift", "CGtk",
+        .testTarget(name: "TouristUITests", dependencies: ["TouristUI", "PlaceFiles", "Layouts", "MapView", "TouristStore", "FlickrClient", "GLibSwift", "CGtk",
                                                      "COsmGpsMapShims"]),
 
         // MARK: On the Map server (issue 9) — shares nothing with the desktop apps but OnTheMapAPI.

@@ -70,26 +70,32 @@ public final class OwnPhotoIndex: Sendable {
             }
             try db.create(index: "photo_file_position", on: "photo_file", columns: ["latitude", "longitude"])
         }
+        migrator.registerMigration("v2-whole-pictures") { db in
+            // Photos indexed before truncated pictures were told apart are read again at the next scan (shown until then).
+            try db.execute(sql: "UPDATE photo_file SET modified_ns = -1 WHERE outcome = 'photo'")
+        }
         return migrator
     }
 
     // MARK: - Reading
 
     /// Photos within `radiusKilometres` of the point (great-circle), newest first (unknown times last, then by path),
-    /// at most `limit`.
+    /// at most `limit`; with `years`, only those the camera dated in them (an undated photo is in no year).
     public func photos(nearLatitude latitude: Double, longitude: Double, radiusKilometres: Double,
-                       limit: Int) async throws -> [OwnPhoto] {
+                       takenIn years: ClosedRange<Int>? = nil, limit: Int) async throws -> [OwnPhoto] {
         let box = GeoBox(latitude: latitude, longitude: longitude, radiusKilometres: radiusKilometres)
         let (west1, east1, west2, east2) = box.sqlLongitudeBounds
+        let (from, until) = Self.timeBounds(years)
         return try await writer.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT path, latitude, longitude, taken_at, orientation FROM photo_file
                 WHERE latitude BETWEEN ? AND ? AND (longitude BETWEEN ? AND ? OR longitude BETWEEN ? AND ?)
                   AND own_photo_distance_km(latitude, longitude, ?, ?) <= ?
+                  AND (? IS NULL OR (taken_at >= ? AND taken_at < ?))
                 ORDER BY taken_at IS NULL, taken_at DESC, path
                 LIMIT ?
                 """, arguments: [box.minLatitude, box.maxLatitude, west1, east1, west2, east2,
-                                 latitude, longitude, radiusKilometres, max(0, limit)])
+                                 latitude, longitude, radiusKilometres, from, from, until, max(0, limit)])
             .map { row in
                 OwnPhoto(path: row["path"], latitude: row["latitude"], longitude: row["longitude"],
                          takenAt: (row["taken_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
@@ -100,9 +106,11 @@ public final class OwnPhotoIndex: Sendable {
 
     /// For My Places: how many photos lie within `radiusKilometres` of each place (0 included), one query per call
     /// (per 3,000 places: SQLite's limit on arguments).
-    /// `excluding`: by place, photos not to count there (those its album no longer shows).
+    /// `excluding`: by place, photos not to count there (those its album no longer shows); `takenIn`: by place, the
+    /// years its album shows (photos dated in them only).
     public func counts(near places: [(id: Int64, latitude: Double, longitude: Double)],
-                       radiusKilometres: Double, excluding: [Int64: Set<String>] = [:]) async throws -> [Int64: Int] {
+                       radiusKilometres: Double, excluding: [Int64: Set<String>] = [:],
+                       takenIn years: [Int64: ClosedRange<Int>] = [:]) async throws -> [Int64: Int] {
         guard !places.isEmpty else { return [:] }
         let chunks = stride(from: 0, to: places.count, by: 3000).map { Array(places[$0..<min($0 + 3000, places.count)]) }
         return try await writer.read { db in
@@ -112,18 +120,22 @@ public final class OwnPhotoIndex: Sendable {
                 for place in chunk {
                     let box = GeoBox(latitude: place.latitude, longitude: place.longitude, radiusKilometres: radiusKilometres)
                     let (west1, east1, west2, east2) = box.sqlLongitudeBounds
+                    let (from, until) = Self.timeBounds(years[place.id])
                     arguments += [place.id, place.latitude, place.longitude, box.minLatitude, box.maxLatitude,
-                                  west1, east1, west2, east2]
+                                  west1, east1, west2, east2, from, until]
                 }
                 arguments += [radiusKilometres]
-                let values = Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?)", count: chunk.count).joined(separator: ", ")
+                let values = Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: chunk.count).joined(separator: ", ")
                 let rows = try Row.fetchAll(db, sql: """
-                    WITH place(id, latitude, longitude, south, north, west1, east1, west2, east2) AS (VALUES \(values))
+                    WITH place(id, latitude, longitude, south, north, west1, east1, west2, east2, taken_from, taken_until)
+                      AS (VALUES \(values))
                     SELECT place.id AS id, COUNT(photo_file.path) AS count FROM place
                     LEFT JOIN photo_file ON photo_file.latitude BETWEEN place.south AND place.north
                       AND (photo_file.longitude BETWEEN place.west1 AND place.east1
                            OR photo_file.longitude BETWEEN place.west2 AND place.east2)
                       AND own_photo_distance_km(photo_file.latitude, photo_file.longitude, place.latitude, place.longitude) <= ?
+                      AND (place.taken_from IS NULL
+                           OR (photo_file.taken_at >= place.taken_from AND photo_file.taken_at < place.taken_until))
                     GROUP BY place.id
                     """, arguments: arguments)
                 for row in rows {
@@ -134,17 +146,38 @@ public final class OwnPhotoIndex: Sendable {
                     guard let left = excluding[place.id], !left.isEmpty, let count = counts[place.id], count > 0 else { continue }
                     let paths = Array(left)
                     let marks = Array(repeating: "?", count: paths.count).joined(separator: ", ")
+                    let (from, until) = Self.timeBounds(years[place.id])
                     var arguments = StatementArguments(paths)
-                    arguments += [place.latitude, place.longitude, radiusKilometres]
+                    arguments += [place.latitude, place.longitude, radiusKilometres, from, from, until]
                     let near = try Int.fetchOne(db, sql: """
                         SELECT COUNT(*) FROM photo_file WHERE path IN (\(marks)) AND latitude IS NOT NULL
                           AND own_photo_distance_km(latitude, longitude, ?, ?) <= ?
+                          AND (? IS NULL OR (taken_at >= ? AND taken_at < ?))
                         """, arguments: arguments) ?? 0
                     counts[place.id] = max(0, count - near)
                 }
             }
             return counts
         }
+    }
+
+    /// A photo the album could not decode is unreadable from now on (until its file changes): counted, never shown.
+    public func markUnreadable(_ path: String) async throws {
+        try await writer.write { db in
+            try db.execute(sql: """
+                UPDATE photo_file SET outcome = 'unreadable', latitude = NULL, longitude = NULL, taken_at = NULL, orientation = NULL
+                WHERE path = ?
+                """, arguments: [path])
+        }
+    }
+
+    /// `years` as `taken_at` bounds (the camera's wall clock read as UTC): 1 January of the first, 1 January after the last.
+    private static func timeBounds(_ years: ClosedRange<Int>?) -> (from: Double?, until: Double?) {
+        guard let years else { return (nil, nil) }
+        func start(of year: Int) -> Double? {
+            ExifDate.utcCalendar.date(from: DateComponents(year: year, month: 1, day: 1))?.timeIntervalSince1970
+        }
+        return (start(of: years.lowerBound), start(of: years.upperBound + 1))
     }
 
     /// The index's totals (`read`, `unchanged` and `removed` are a scan's and are 0 here).

@@ -7,7 +7,8 @@ public enum PhotoMetadataReader {
         case photo(OwnPhoto)
         /// An image without a usable GPS position (none, or 0°, 0° — what cameras write without a fix).
         case noPosition
-        /// Not an image gexiv2 can open (broken, truncated, or another kind of file with a photo's name).
+        /// Not a whole picture the album can show: one gexiv2 cannot open (broken, or another kind of file with a photo's
+        /// name), a truncated one (`WholePicture`), or a format gdk-pixbuf cannot decode here.
         case unreadable
         /// Larger than `maximumFileBytes`: skipped without opening.
         case tooLarge
@@ -30,6 +31,7 @@ public enum PhotoMetadataReader {
             g_clear_error(&error)
             return .unreadable
         }
+        guard WholePicture.check(path: path, size: size) else { return .unreadable }
         var latitude = 0.0
         var longitude = 0.0
         // Each applies its reference (S and W negative); try_get_gps_info would also demand an altitude.

@@ -15,6 +15,16 @@ extension AppDatabase {
         try read { db in try Album.fetchOne(db, key: pinId) }
     }
 
+    /// The years each of these pins' albums shows, for those that show only some ("Photos from: 2015").
+    public func albumYears(ofPins pinIds: [Int64]) throws -> [Int64: ClosedRange<Int>] {
+        guard !pinIds.isEmpty else { return [:] }
+        return try read { db in
+            let albums = try Album.fetchAll(db, sql: "SELECT * FROM album WHERE pin_id IN (SELECT value FROM json_each(?))",
+                                            arguments: [String(decoding: try JSONEncoder().encode(pinIds), as: UTF8.self)])
+            return Dictionary(uniqueKeysWithValues: albums.compactMap { album in album.takenYears.map { (album.pinId, $0) } })
+        }
+    }
+
     public func albumContents(ofPin pinId: Int64) throws -> AlbumContents {
         try read { db in
             AlbumContents(album: try Album.fetchOne(db, key: pinId), photos: try Self.album(ofPin: pinId).fetchAll(db))

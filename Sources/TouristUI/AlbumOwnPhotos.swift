@@ -34,6 +34,8 @@ final class AlbumOwnPhotos {
     private var reading: Task<Void, Never>?
     private var decoding: Task<Void, Never>?
     private var observer: Int?
+    /// The album's time the photos shown were read for.
+    private var readTime: (pinID: Int64, years: ClosedRange<Int>?)?
     /// Whether Flickr has nothing to show for the place (the time to invite).
     private var flickrIsEmpty = false
 
@@ -84,6 +86,11 @@ final class AlbumOwnPhotos {
         reread()
     }
 
+    /// The album now shows another time ("Photos from"): the photos taken then are read again.
+    func albumTimeChanged() {
+        reread()
+    }
+
     /// Flickr's part of the album has nothing to show (No Images, or a problem): the invitation's moment.
     func setFlickrEmpty(_ empty: Bool) {
         guard empty != flickrIsEmpty else { return }
@@ -96,9 +103,17 @@ final class AlbumOwnPhotos {
         reading?.cancel()
         let library = self.library, store = self.store
         reading = Task { [weak self] in
-            let found = await library.photos(nearLatitude: place.latitude, longitude: place.longitude, limit: Self.mostShown)
-            let hidden = await Task.detached(priority: .userInitiated) { (try? store.hiddenOwnPhotos(ofPin: place.pinID)) ?? [] }.value
+            // The album's time is the store's (its "Photos from"): the user's photos follow it as Flickr's do.
+            let (hidden, years) = await Task.detached(priority: .userInitiated) {
+                ((try? store.hiddenOwnPhotos(ofPin: place.pinID)) ?? [], (try? store.album(ofPin: place.pinID))?.takenYears)
+            }.value
+            let found = await library.photos(nearLatitude: place.latitude, longitude: place.longitude, takenIn: years,
+                                             limit: Self.mostShown)
             guard !Task.isCancelled, let self, self.place?.pinID == place.pinID else { return }
+            if let before = self.readTime, before.pinID == place.pinID, before.years != years {
+                library.albumChanged() // My Places counts what the album shows
+            }
+            self.readTime = (place.pinID, years)
             let shown = found.filter { !hidden.contains($0.path) }
             if shown != self.photos {
                 self.photos = shown
@@ -119,7 +134,7 @@ final class AlbumOwnPhotos {
         gtk_widget_set_visible(root, (hasPhotos || invites).gboolean)
         fitRows()
         // Translators: the heading of an album's own photos, e.g. "Your Photos (12)".
-        gtk_label_set_text(heading.cast(), String(format: tr("Your Photos (%@)"), locale: Translations.formattingLocale,
+        gtk_label_set_text(heading.cast(), formatted(tr("Your Photos (%@)"),
                                                   photos.count.formatted(.number.locale(Translations.formattingLocale))))
     }
 
@@ -174,8 +189,7 @@ final class AlbumOwnPhotos {
             }
             let name = Self.describe(photo)
             Widgets.setAccessibleName(child, name)
-            gtk_widget_set_tooltip_text(child, String(format: tr("%@\nClick to remove it from this album; the file stays."),
-                                                      locale: Translations.formattingLocale, name))
+            gtk_widget_set_tooltip_text(child, formatted(tr("%@\nClick to remove it from this album; the file stays."), name))
             gtk_flow_box_insert(flowBox.cast(), child, Int32(position))
             gtk_widget_show_all(child)
             return (photo, child, image)
@@ -214,7 +228,9 @@ final class AlbumOwnPhotos {
     private func showPicture(_ picture: PaintablePicture?, of path: String) {
         guard lifetime.isAlive, let tile = tiles.first(where: { $0.photo.path == path }) else { return }
         guard let picture else {
-            gtk_image_set_from_icon_name(tile.image.cast(), "image-missing-symbolic", GTK_ICON_SIZE_DND)
+            // A picture that does not decode is unreadable: counted in Preferences, never shown (the index rereads it).
+            logger.notice("Your photo \(path) could not be decoded; it is left out")
+            library.pictureFailed(path)
             return
         }
         if pictures.count > 1_000 { pictures.removeAll() } // a run that opened many albums starts again
@@ -227,7 +243,7 @@ final class AlbumOwnPhotos {
         let name = URL(fileURLWithPath: photo.path).lastPathComponent
         guard let taken = photo.takenAt else { return name }
         // Translators: an own photo's tile, e.g. "IMG_0042.jpg, taken 1 Jun 2019".
-        return String(format: tr("%1$@, taken %2$@"), locale: Translations.formattingLocale, name, CameraTime.day(taken))
+        return formatted(tr("%1$@, taken %2$@"), name, CameraTime.day(taken))
     }
 
     // MARK: Hiding and viewing
@@ -291,7 +307,7 @@ final class AlbumOwnPhotos {
             try library.turnOn()
         } catch {
             logger.error("Could not turn own photos on: \(error)")
-            notification.show(String(format: tr("Your photos could not be turned on. %@"), locale: Translations.formattingLocale,
+            notification.show(formatted(tr("Your photos could not be turned on. %@"),
                                      error.localizedDescription))
         }
     }

@@ -244,7 +244,7 @@ final class AlbumPage {
     /// The photo grid tells screen readers whose photos these are ("Photos of Montmartre, Paris, France").
     func setPlaceName(_ name: String) {
         // Translators: the album's name for screen readers; %@ is a place name, e.g. "Montmartre, Paris, France".
-        Widgets.setAccessibleName(grid.flowBox, String(format: tr("Photos of %@"), locale: Translations.formattingLocale, name))
+        Widgets.setAccessibleName(grid.flowBox, formatted(tr("Photos of %@"), name))
     }
 
     func retryAfterKeyChange() {
@@ -302,6 +302,7 @@ final class AlbumPage {
         if shownTime != .some(contents.album?.takenYears) {
             shownTime = .some(contents.album?.takenYears)
             timeChooser.show(contents.album?.takenYears)
+            ownPhotos?.albumTimeChanged()
         }
 
         let complete = albums.isComplete(contents, pinID: pinID)
@@ -338,7 +339,7 @@ final class AlbumPage {
         }
         guard case .shown = phase, activity != shownActivity, case .failed(let trouble) = activity, contents.album != nil else { return }
         // Translators: a failed search's title, then what to do, e.g. "Flickr is unreachable. Check your connection."
-        notification.show(String(format: tr("%1$@. %2$@"), locale: Translations.formattingLocale, trouble.title, trouble.message))
+        notification.show(formatted(tr("%1$@. %2$@"), trouble.title, trouble.message))
     }
 
     private func photoShown(from source: AlbumPicture.Origin) {

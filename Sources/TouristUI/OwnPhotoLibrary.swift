@@ -86,12 +86,14 @@ final class OwnPhotoLibrary {
         }
     }
 
-    /// The own photos within the album's radius of a place, newest first; none while own photos are off.
-    func photos(nearLatitude latitude: Double, longitude: Double, limit: Int = 500) async -> [OwnPhoto] {
+    /// The own photos within the album's radius of a place, newest first, dated in `years` where the album shows only
+    /// those; none while own photos are off.
+    func photos(nearLatitude latitude: Double, longitude: Double, takenIn years: ClosedRange<Int>?,
+                limit: Int = 500) async -> [OwnPhoto] {
         guard settings.enabled, let index else { return [] }
         do {
             return try await index.photos(nearLatitude: latitude, longitude: longitude, radiusKilometres: radiusKilometres,
-                                          limit: limit)
+                                          takenIn: years, limit: limit)
         } catch is CancellationError {
             return [] // a newer question took its place
         } catch {
@@ -100,17 +102,38 @@ final class OwnPhotoLibrary {
         }
     }
 
-    /// How many own photos are near each place (My Places), less those its album no longer shows (`hidden`); empty
-    /// while own photos are off.
+    /// How many own photos are near each place (My Places), less those its album no longer shows (`hidden`) and those
+    /// outside the years it shows (`years`); empty while own photos are off.
     func counts(near places: [(id: Int64, latitude: Double, longitude: Double)],
-                hidden: [Int64: Set<String>] = [:]) async -> [Int64: Int] {
+                hidden: [Int64: Set<String>] = [:], years: [Int64: ClosedRange<Int>] = [:]) async -> [Int64: Int] {
         guard settings.enabled, let index, !places.isEmpty else { return [:] }
-        return (try? await index.counts(near: places, radiusKilometres: radiusKilometres, excluding: hidden)) ?? [:]
+        return (try? await index.counts(near: places, radiusKilometres: radiusKilometres, excluding: hidden,
+                                        takenIn: years)) ?? [:]
     }
 
     /// An album took a photo out or put it back: My Places counts again.
     func albumChanged() {
         notify()
+    }
+
+    /// An album could not decode this photo: it is unreadable from now on, as if indexing had found it so.
+    func pictureFailed(_ path: String) {
+        guard let index else { return }
+        Task { [weak self, logger] in
+            do {
+                try await index.markUnreadable(path)
+                let totals = try await index.report()
+                guard let self, self.index === index else { return }
+                if var report = self.report {
+                    (report.photos, report.noPosition, report.unreadable, report.tooLarge) =
+                        (totals.photos, totals.noPosition, totals.unreadable, totals.tooLarge)
+                    self.report = report
+                }
+                self.notify()
+            } catch {
+                logger.error("Could not mark an unreadable photo in your photos' index: \(error)")
+            }
+        }
     }
 
     /// `body` runs whenever the index, the settings or an album's own photos changed; keep the token to stop.

@@ -156,8 +156,7 @@ final class PlacesSidebar {
         observation = store.observePlaces(query, onError: { [weak self] error in
             guard let self, self.lifetime.isAlive else { return }
             // Translators: %@ says why, e.g. "The disk is full."
-            gtk_label_set_text(self.footer.cast(), String(format: tr("Your places could not be read. %@"),
-                                                          locale: Translations.formattingLocale, error.localizedDescription))
+            gtk_label_set_text(self.footer.cast(), formatted(tr("Your places could not be read. %@"), error.localizedDescription))
         }, onChange: { [weak self] places in
             self?.show(places)
         })
@@ -192,10 +191,9 @@ final class PlacesSidebar {
         }
         rebuilding = false
         if wantsFocus { focusList() }
-        let locale = Translations.formattingLocale
         if !query.filter.isEmpty && page.matching == 0 {
             // Translators: %@ is the text typed in the search, which no place's name contains.
-            gtk_label_set_text(empty.cast(), String(format: tr("No place is called “%@”."), locale: locale, query.filter))
+            gtk_label_set_text(empty.cast(), formatted(tr("No place is called “%@”."), query.filter))
         } else {
             gtk_label_set_text(empty.cast(), tr("No places yet.\nPress and hold on the map to drop a pin."))
         }
@@ -203,16 +201,14 @@ final class PlacesSidebar {
         if page.matching > page.places.count {
             // Translators: the list shows only the first places; %1$@ is how many it shows, %2$@ how many there are
             // (the plural follows it), e.g. "Showing 200 of 1,234 places. Search to find the others."
-            footerText = String(format: trn("Showing %1$@ of %2$@ place. Search to find the others.",
-                                            "Showing %1$@ of %2$@ places. Search to find the others.", page.matching),
-                                locale: locale, Self.number(page.places.count), Self.number(page.matching))
+            footerText = formatted(trn("Showing %1$@ of %2$@ place. Search to find the others.",
+                                            "Showing %1$@ of %2$@ places. Search to find the others.", page.matching), Self.number(page.places.count), Self.number(page.matching))
         } else if !query.filter.isEmpty {
             // Translators: %1$@ places of %2$@ (the plural follows it) have names containing %3$@, the text searched for,
             // e.g. "3 of 1,234 places match “paris”."
-            footerText = String(format: trn("%1$@ of %2$@ place matches “%3$@”.", "%1$@ of %2$@ places match “%3$@”.", page.total),
-                                locale: locale, Self.number(page.matching), Self.number(page.total), query.filter)
+            footerText = formatted(trn("%1$@ of %2$@ place matches “%3$@”.", "%1$@ of %2$@ places match “%3$@”.", page.total), Self.number(page.matching), Self.number(page.total), query.filter)
         } else {
-            footerText = String(format: trn("%@ place", "%@ places", page.total), locale: locale, Self.number(page.total))
+            footerText = formatted(trn("%@ place", "%@ places", page.total), Self.number(page.total))
         }
         gtk_label_set_text(footer.cast(), footerText)
         if thumbnails.count > 4 * query.limit { thumbnails = [:] }
@@ -251,8 +247,7 @@ final class PlacesSidebar {
         gtk_container_add(row.container, box)
         Widgets.setAccessibleName(row, texts.accessibleName)
         // Translators: %@ is the place's name.
-        gtk_widget_set_tooltip_text(row, String(format: tr("%@\nEnter opens the album, Delete deletes the pin"),
-                                                locale: Translations.formattingLocale, name))
+        gtk_widget_set_tooltip_text(row, formatted(tr("%@\nEnter opens the album, Delete deletes the pin"), name))
         gtk_widget_show_all(row)
         rowParts[place.id] = (row, detail)
         return row
@@ -266,23 +261,19 @@ final class PlacesSidebar {
         guard own > 0 else {
             // Translators: under a place's name in My Places; %1$@ is its number of photos, %2$@ the date its pin was
             // dropped, e.g. "30 photos · added 12 Mar 2026".
-            let detail = String(format: trn("%1$@ photo · added %2$@", "%1$@ photos · added %2$@", place.photoCount),
-                                locale: locale, photoCount, added)
+            let detail = formatted(trn("%1$@ photo · added %2$@", "%1$@ photos · added %2$@", place.photoCount), photoCount, added)
             // Translators: a row of My Places for screen readers; %1$@ is the place's name, %2$@ its number of photos.
-            let accessibleName = String(format: trn("%1$@, %2$@ photo", "%1$@, %2$@ photos", place.photoCount),
-                                        locale: locale, name, photoCount)
+            let accessibleName = formatted(trn("%1$@, %2$@ photo", "%1$@, %2$@ photos", place.photoCount), name, photoCount)
             return (detail, accessibleName)
         }
         // Translators: in My Places, how many of the user's own photos were taken near a place, e.g. "3 of yours".
-        let yours = String(format: trn("%@ of yours", "%@ of yours", own), locale: locale, number(own))
+        let yours = formatted(trn("%@ of yours", "%@ of yours", own), number(own))
         // Translators: under a place's name in My Places; %1$@ is its number of Flickr photos, %2$@ how many of the
         // user's own are near it ("3 of yours"), %3$@ the date its pin was dropped, e.g. "12 photos · 3 of yours · added 5 Jun 2026".
-        let detail = String(format: trn("%1$@ photo · %2$@ · added %3$@", "%1$@ photos · %2$@ · added %3$@", place.photoCount),
-                            locale: locale, photoCount, yours, added)
+        let detail = formatted(trn("%1$@ photo · %2$@ · added %3$@", "%1$@ photos · %2$@ · added %3$@", place.photoCount), photoCount, yours, added)
         // Translators: a row of My Places for screen readers; %1$@ is the place's name, %2$@ its number of Flickr
         // photos, %3$@ how many of the user's own are near it ("3 of yours"), e.g. "Paris, 12 photos, 3 of yours".
-        let accessibleName = String(format: trn("%1$@, %2$@ photo, %3$@", "%1$@, %2$@ photos, %3$@", place.photoCount),
-                                    locale: locale, name, photoCount, yours)
+        let accessibleName = formatted(trn("%1$@, %2$@ photo, %3$@", "%1$@, %2$@ photos, %3$@", place.photoCount), name, photoCount, yours)
         return (detail, accessibleName)
     }
 
@@ -297,8 +288,10 @@ final class PlacesSidebar {
         let store = self.store
         counting = Task { [weak self] in
             let pins = places.map(\.id)
-            let hidden = await Task.detached(priority: .userInitiated) { (try? store.hiddenOwnPhotos(ofPins: pins)) ?? [:] }.value
-            let counts = await library.counts(near: places, hidden: hidden)
+            let (hidden, years) = await Task.detached(priority: .userInitiated) {
+                ((try? store.hiddenOwnPhotos(ofPins: pins)) ?? [:], (try? store.albumYears(ofPins: pins)) ?? [:])
+            }.value
+            let counts = await library.counts(near: places, hidden: hidden, years: years)
             guard let self, !Task.isCancelled, self.lifetime.isAlive else { return }
             self.showOwnCounts(counts)
         }

@@ -59,6 +59,42 @@ final class OwnPhotoIndexTests: XCTestCase {
         XCTAssertEqual(counts, [1: 3, 2: 1])
     }
 
+    func testAnAlbumsYearsShowOnlyPhotosDatedInThem() async throws {
+        let index = try parisIndex()
+        let in2019 = try await index.photos(nearLatitude: eiffel.latitude, longitude: eiffel.longitude, radiusKilometres: 5,
+                                            takenIn: 2019...2019, limit: 100)
+        XCTAssertEqual(in2019.map(\.path), ["/p/eiffel.jpg"], "neither 2020's nor the undated photos")
+        let decade = try await index.photos(nearLatitude: eiffel.latitude, longitude: eiffel.longitude, radiusKilometres: 31,
+                                            takenIn: 2010...2019, limit: 100)
+        XCTAssertEqual(decade.map(\.path), ["/p/eiffel.jpg", "/p/30km.jpg"])
+        let before = try await index.photos(nearLatitude: eiffel.latitude, longitude: eiffel.longitude, radiusKilometres: 31,
+                                            takenIn: 2015...2015, limit: 100)
+        XCTAssertEqual(before, [])
+    }
+
+    func testCountsFollowEachAlbumsYears() async throws {
+        let index = try parisIndex()
+        let places = [(id: Int64(1), latitude: eiffel.latitude, longitude: eiffel.longitude),
+                      (id: Int64(2), latitude: eiffel.latitude, longitude: eiffel.longitude),
+                      (id: Int64(3), latitude: eiffel.latitude, longitude: eiffel.longitude)]
+        let counts = try await index.counts(near: places, radiusKilometres: 5, excluding: [2: ["/p/3km.jpg", "/p/eiffel.jpg"]],
+                                            takenIn: [1: 2020...2020, 2: 2019...2020])
+        XCTAssertEqual(counts, [1: 1, 2: 0, 3: 4], "2020 alone; 2019-2020 less the two hidden; any time")
+    }
+
+    func testAPhotoMarkedUnreadableIsCountedNotShown() async throws {
+        let index = try parisIndex()
+        try await index.markUnreadable("/p/eiffel.jpg")
+        let near = try await index.photos(nearLatitude: eiffel.latitude, longitude: eiffel.longitude, radiusKilometres: 5, limit: 100)
+        XCTAssertFalse(near.map(\.path).contains("/p/eiffel.jpg"))
+        let counts = try await index.counts(near: [(id: 1, latitude: eiffel.latitude, longitude: eiffel.longitude)], radiusKilometres: 5)
+        XCTAssertEqual(counts, [1: 3])
+        let report = try await index.report()
+        XCTAssertEqual(report.unreadable, 2)
+        XCTAssertEqual(report.photos, 4)
+        XCTAssertEqual(try index.stamps()["/p/eiffel.jpg"], FileStamp(size: 1, modified: 1), "not read again until the file changes")
+    }
+
     func testAcrossThe180thMeridian() async throws {
         let index = try OwnPhotoIndex.inMemory()
         try index.write([record("/p/fiji-east.jpg", -16.5, 179.99, year: 2020), record("/p/fiji-west.jpg", -16.5, -179.99, year: 2021)])

@@ -65,6 +65,49 @@ final class PhotoMetadataReaderTests: XCTestCase {
         XCTAssertEqual(try read(empty), .unreadable)
     }
 
+    func testAJPEGCutShortInItsPictureIsUnreadableThoughItsTagsAreWhole() throws {
+        let whole = try fixtures.exiftoolJPEG("lisbon.jpg", latitude: 38.7, longitude: -9.14, taken: "2019:06:01 10:00:00")
+        let bytes = try Data(contentsOf: whole)
+        let scanEnd = try XCTUnwrap(Self.endOfScanHeader(in: bytes), "the fixture has image data")
+        let cut = fixtures.root.appendingPathComponent("cut.jpg")
+        try bytes.prefix(scanEnd + 40).write(to: cut) // the EXIF block whole, 40 bytes of picture
+        XCTAssertEqual(try read(cut), .unreadable)
+        guard case .photo = try read(whole) else { return XCTFail("the whole file is a photo") }
+    }
+
+    func testAJPEGWithDataAfterItsPictureIsAPhoto() throws {
+        // A phone's motion photo: the video follows the picture's end marker.
+        let url = try fixtures.exiftoolJPEG("motion.jpg", latitude: 38.7, longitude: -9.14, taken: nil)
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("....ftypmp42".utf8) + Data((0..<5000).map { UInt8($0 % 200) }))
+        try handle.close()
+        guard case .photo = try read(url) else { return XCTFail("a picture followed by other data is still whole") }
+    }
+
+    func testAPNGCutShortIsUnreadable() throws {
+        let png = fixtures.root.appendingPathComponent("map.png")
+        try PhotoFixtures.run("convert", "-size", "64x48", "plasma:", png.path)
+        try PhotoFixtures.run("exiftool", "-overwrite_original", "-q", "-GPSLatitude=38.7", "-GPSLatitudeRef=N",
+                              "-GPSLongitude=9.14", "-GPSLongitudeRef=W", png.path)
+        guard case .photo = try read(png) else { return XCTFail("a whole tagged PNG is a photo") }
+        let bytes = try Data(contentsOf: png)
+        try bytes.prefix(bytes.count - 40).write(to: png)
+        XCTAssertEqual(try read(png), .unreadable)
+    }
+
+    /// Where a JPEG's image data begins (after its start-of-scan header).
+    private static func endOfScanHeader(in bytes: Data) -> Int? {
+        var offset = 2
+        let data = [UInt8](bytes)
+        while offset + 4 <= data.count, data[offset] == 0xFF {
+            let length = Int(data[offset + 2]) << 8 | Int(data[offset + 3])
+            if data[offset + 1] == 0xDA { return offset + 2 + length }
+            offset += 2 + length
+        }
+        return nil
+    }
+
     func testFileOverTheCapIsNotOpened() {
         // The path does not exist: had it been opened, the outcome would be unreadable.
         XCTAssertEqual(PhotoMetadataReader.read(path: "/nonexistent/huge.jpg", size: PhotoMetadataReader.maximumFileBytes + 1), .tooLarge)

@@ -18,6 +18,7 @@ from harness.own_pictures import PicturesFolder, distance_km, offset
 from harness.screenshots import capture_screen, wait_until_screen_shows
 from harness.xdotool import xdotool
 from test_album import drop_album_pin
+from test_album_time import album_time, choose
 
 PARIS = ("Paris, Île-de-France, France", 48.8566, 2.3522)  # Flickr has nothing here: the invitation's place
 MARAIS = ("Le Marais, Paris, France", 48.8570, 2.3530)  # 70 m away, with Flickr's photos
@@ -58,6 +59,7 @@ def make_pictures(home) -> PicturesFolder:
     pictures.add_untagged("Scans/scan-002.jpeg", (60, 60, 120))
     pictures.add_broken("broken.jpg")
     pictures.add_truncated("truncated.jpg", offset(*here, 0.1, 0.1))
+    pictures.add_cut_picture("cut-short.jpg", offset(*here, 0.15, 0.15))  # its tags whole, its picture not
     pictures.add_text("notes.txt")
     return pictures
 
@@ -204,8 +206,9 @@ def test_the_invitation_shows_the_near_photos_and_hiding_one_leaves_the_file(mak
     assert index_file(app).exists(), "the index is in the cache folder"
     photos, read, unchanged, removed, no_position, unreadable, too_large = app.wait_until(
         lambda: index_reports(app) and index_reports(app)[-1], 10, "the index logged its counts")
-    # 9 tagged and visible (6 near, 3 far), 2 untagged, the broken and the truncated; not the hidden one, not the text.
-    assert (photos, read, unchanged, removed, no_position, unreadable, too_large) == (9, 13, 0, 0, 2, 2, 0)
+    # 9 tagged and visible (6 near, 3 far), 2 untagged, the broken, the truncated and the one cut short in its picture;
+    # not the hidden one, not the text.
+    assert (photos, read, unchanged, removed, no_position, unreadable, too_large) == (9, 14, 0, 0, 2, 3, 0)
     labels = accessible.labels()
     assert f"Your Photos ({len(expected)})" in labels, labels
     assert "From your computer, taken near this place. Removing one here only hides it from this album: the file " \
@@ -319,7 +322,7 @@ def test_the_invitation_shows_the_near_photos_and_hiding_one_leaves_the_file(mak
     app.start()
     accessible = AccessibleApp()
     reports = app.wait_until(lambda: index_reports(app), 20, "the index was brought up to date at start")
-    assert reports[-1] == (9, 0, 13, 0, 2, 2, 0), f"nothing read again, every file unchanged: {reports}"
+    assert reports[-1] == (9, 0, 14, 0, 2, 3, 0), f"nothing read again, every file unchanged: {reports}"
     app.key("F9")
     paris_row = app.wait_until(lambda: (row := place_row(accessible, PARIS)) and "yours" in row and row, 10,
                                lambda: f"My Places' row for Paris counts the user's photos: "
@@ -397,7 +400,7 @@ def test_preferences_and_my_places_show_the_own_photos(make_app, flickr, user, s
     assert switch.checked, "the switch is on"
     labels = accessible.labels()
     assert "~/Pictures" in labels and "Default" in labels, f"the Pictures folder is listed, as the default: {labels}"
-    assert "9 photos · 2 without a position · 2 unreadable" in labels, f"what the index holds: {labels}"
+    assert "9 photos · 2 without a position · 3 unreadable" in labels, f"what the index holds: {labels}"
     screenshot("preferences")
     assert index_file(app).exists()
 
@@ -421,7 +424,7 @@ def test_preferences_and_my_places_show_the_own_photos(make_app, flickr, user, s
     app.key("ctrl+comma")
     click_middle(user, accessible.find("Show your own photos in albums", "toggle button"))
     app.wait_until(lambda: len(index_reports(app)) == 2, 10, "indexed again")
-    assert index_reports(app)[-1] == (9, 13, 0, 0, 2, 2, 0), index_reports(app)
+    assert index_reports(app)[-1] == (9, 14, 0, 0, 2, 3, 0), index_reports(app)
     accessible.click("Cancel")
     app.wait_until(lambda: not accessible.exists("Show your own photos in albums", "toggle button"), 5,
                    "Preferences closed")
@@ -479,3 +482,46 @@ def test_an_album_opened_with_own_photos_on_and_nothing_on_flickr_shows_them_in_
         f"(New Collection's bottom at {y + height})"
     criticals = [line for line in app.log_text().splitlines() if "CRITICAL" in line]
     assert not criticals, f"GTK found nothing wrong while the section was sized: {criticals}"
+
+
+def test_your_photos_follow_the_albums_year_and_my_places_counts_them(make_app, flickr, user, screenshot):
+    """Issue 46 point 5: "Photos from" is the album's time, for the user's photos too (their camera dates)."""
+    app, accessible, pictures = started_with_own_photos_on(make_app, flickr)
+    paris = pin_id(app, PARIS)
+
+    def taken_in(first: int, last: int) -> list[str]:
+        return [tile_name(p) for p in near(pictures, PARIS) if p.taken and first <= int(p.taken[:4]) <= last]
+
+    every = [tile_name(p) for p in near(pictures, PARIS)]
+    open_from_my_places(app, accessible)
+    app.wait_until(lambda: own_names(accessible) == every, 15, lambda: f"every near photo first: {own_names(accessible)}")
+    choose(accessible, "Photos from", "2010s")
+    app.wait_until(lambda: album_time(app, paris) == (2010, 2019), 15, "the album is of the 2010s")
+    decade = taken_in(2010, 2019)
+    assert decade and len(decade) < len(every), "the folder has photos of the 2010s and others"
+    app.wait_until(lambda: own_names(accessible) == decade, 10,
+                   lambda: f"only the photos taken in the 2010s ({decade}), the undated left out: {own_names(accessible)}")
+
+    choose(accessible, "Year", "2015")
+    app.wait_until(lambda: album_time(app, paris) == (2015, 2015), 15, "the album is of 2015")
+    in_2015 = taken_in(2015, 2015)
+    assert len(in_2015) == 1
+    app.wait_until(lambda: own_names(accessible) == in_2015, 10, lambda: f"2015's photo alone: {own_names(accessible)}")
+    assert "Your Photos (1)" in accessible.labels()
+    screenshot("your-photos-of-2015")
+
+    # My Places counts what the album shows: one of 2015.
+    app.key("Escape")
+    app.wait_until(lambda: not accessible.exists("Back", "push button"), 5, "back in My Places")
+    expected = f"{PARIS[0]}, 0 photos, 1 of yours"
+    app.wait_until(lambda: place_row(accessible, PARIS) == expected, 10,
+                   lambda: f"My Places' row reads {expected!r}: {place_row(accessible, PARIS)!r}")
+    assert place_row(accessible, MARAIS) == f"{MARAIS[0]}, 0 photos, {len(near(pictures, MARAIS))} of yours", \
+        "Le Marais' album still shows any time"
+
+    # Any time again: every photo is back.
+    app.key("Return")
+    accessible.find("Back", "push button")
+    choose(accessible, "Photos from", "Any time")
+    app.wait_until(lambda: album_time(app, paris) in (None, (None, None)), 15, "the album is of any time")
+    app.wait_until(lambda: own_names(accessible) == every, 10, lambda: f"every near photo again: {own_names(accessible)}")

@@ -159,6 +159,18 @@ class PicturesFolder:
         data = whole.read_bytes()
         whole.write_bytes(data[:60])
 
+    def add_cut_picture(self, relative: str, position: tuple[float, float]) -> None:
+        """A geotagged JPEG whose tags are whole but whose picture stops 40 bytes into its image data (a download cut
+        short): exiv2 reads its position and date, gdk-pixbuf "decodes" it to grey."""
+        whole = self.path(relative)
+        exiftool_tag(plain_jpeg(whole, (60, 60, 200)), position, "2018:02:02 08:00:00")
+        data = whole.read_bytes()
+        offset = 2
+        while data[offset + 1] != 0xDA:  # the segments up to the start of scan, each by its length
+            offset += 2 + int.from_bytes(data[offset + 2:offset + 4], "big")
+        scan_data = offset + 2 + int.from_bytes(data[offset + 2:offset + 4], "big")
+        whole.write_bytes(data[:scan_data + 40])
+
     def add_text(self, relative: str) -> None:
         self.path(relative).parent.mkdir(parents=True, exist_ok=True)
         self.path(relative).write_text("Packing list: camera, charger, map.\n")
