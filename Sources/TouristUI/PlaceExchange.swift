@@ -175,15 +175,30 @@ final class PlaceExchange {
                               filters: formats.map { .init(name: $0.displayName, patterns: ["*.\($0.fileExtension)"], mimeTypes: [$0.mediaType]) }) {
             [weak self] choice in
             guard let self, let choice else { return }
-            // The name's extension decides; a name without a known one gets the type shown in the chooser.
-            var file = choice.url
-            let format = PlaceFileFormat.guess(fileName: file.lastPathComponent)
-                ?? choice.filterIndex.map { formats[$0] } ?? .gpx
-            if PlaceFileFormat.guess(fileName: file.lastPathComponent) == nil {
-                file.appendPathExtension(format.fileExtension)
+            let (file, format) = Self.exportTarget(choice.url, chosen: choice.filterIndex.map { formats[$0] }, offered: .gpx)
+            guard file != choice.url, FileManager.default.fileExists(atPath: file.path) else {
+                return self.export(to: file, as: format)
             }
-            self.export(to: file, as: format)
+            // The chooser asked about the name it showed; the file written is another one.
+            // Translators: %@ is a file's name, e.g. "My Places.kml".
+            Alert.show(over: self.parent(), kind: GTK_MESSAGE_QUESTION, title: formatted(tr("Replace “%@”?"), file.lastPathComponent),
+                       message: tr("A file with that name already exists. Replacing it overwrites what it holds."),
+                       buttons: [Alert.Button(label: tr("Cancel"), response: GTK_RESPONSE_CANCEL),
+                                 Alert.Button(label: tr("_Replace"), response: GTK_RESPONSE_ACCEPT, suggested: true)]) { [weak self] response in
+                if response == GTK_RESPONSE_ACCEPT { self?.export(to: file, as: format) }
+            }
         }
+    }
+
+    /// The file an export writes and its format. A type chosen in the chooser's list (`chosen`, other than the one
+    /// it `offered` first) is the format, and the name's extension follows it ("My Places.gpx" becomes
+    /// "My Places.kml"); otherwise the name's extension decides, and a name without a known one gets the type shown.
+    nonisolated static func exportTarget(_ file: URL, chosen: PlaceFileFormat?, offered: PlaceFileFormat) -> (URL, PlaceFileFormat) {
+        let named = PlaceFileFormat.guess(fileName: file.lastPathComponent)
+        let format = chosen.flatMap { $0 == offered ? nil : $0 } ?? named ?? chosen ?? offered
+        guard named != format else { return (file, format) }
+        let base = named == nil ? file : file.deletingPathExtension()
+        return (base.appendingPathExtension(format.fileExtension), format)
     }
 
     private func export(to file: URL, as format: PlaceFileFormat) {
