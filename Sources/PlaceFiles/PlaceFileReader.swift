@@ -33,26 +33,28 @@ public enum PlaceFileReader {
         return try read(data: data, fileName: url.lastPathComponent)
     }
 
-    /// Reads by content (zip, XML root gpx or kml, JSON), else by the file name's extension.
+    /// Reads by content (zip, XML root gpx or kml, JSON), else by the file name's extension. UTF-16 is read as
+    /// the UTF-8 it becomes, so the screen sees every declaration whatever the file's encoding.
     public static func read(data: Data, fileName: String?) throws(PlaceFileError) -> PlaceFileContents {
         guard data.count <= maximumFileBytes else { throw .tooLarge }
         guard !data.isEmpty else { throw .noPlaces }
-        switch sniff(data) ?? fileName.flatMap(PlaceFileFormat.guess(fileName:)) {
+        let text = try TextEncoding.utf8(data)
+        switch sniff(text) ?? fileName.flatMap(PlaceFileFormat.guess(fileName:)) {
         case .kmz?:
-            let kml = try KMZArchive.kml(in: data, limit: maximumFileBytes)
+            let kml = try TextEncoding.utf8(KMZArchive.kml(in: data, limit: maximumFileBytes))
             try XMLScreen.refuseDeclarations(in: kml)
             return try KMLReader.read(kml, format: .kmz)
         case .kml?:
-            try XMLScreen.refuseDeclarations(in: data)
-            return try KMLReader.read(data)
+            try XMLScreen.refuseDeclarations(in: text)
+            return try KMLReader.read(text)
         case .gpx?:
-            try XMLScreen.refuseDeclarations(in: data)
-            return try GPXReader.read(data)
+            try XMLScreen.refuseDeclarations(in: text)
+            return try GPXReader.read(text)
         case .geoJSON?:
-            return try GeoJSONReader.read(data)
+            return try GeoJSONReader.read(text)
         case nil:
             // XML of another kind with a declaration is reported as what it is.
-            do { try XMLScreen.refuseDeclarations(in: data) } catch .declarationsRefused { throw .declarationsRefused } catch {}
+            do { try XMLScreen.refuseDeclarations(in: text) } catch .declarationsRefused { throw .declarationsRefused } catch {}
             throw .unknownFormat
         }
     }

@@ -4,16 +4,17 @@ import Translations
 /// Looks at XML bytes before any parser does.
 enum XMLScreen {
     /// Refuses DOCTYPE and ENTITY declarations (billion laughs, external entities) before anything is expanded.
-    /// Also refuses what is not XML in an ASCII-compatible encoding (UTF-16, UTF-32, binary), where this
-    /// screen could not see a declaration: such text starts with a byte other than "<" or holds NUL bytes.
+    /// Reads UTF-8, which `TextEncoding` has made of UTF-16; refuses what is still not ASCII-compatible (UTF-32,
+    /// UTF-16 without a mark or "<?xml", binary), where it could not see a declaration: such text starts with a
+    /// byte other than "<" or holds NUL bytes.
     static func refuseDeclarations(in data: Data) throws(PlaceFileError) {
         let text = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...]
         guard text.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "<") else {
-            throw .malformed(tr("the file is not XML in UTF-8"))
+            throw .malformed(tr("the file is not XML in UTF-8 or UTF-16"))
         }
         let verdict = data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> PlaceFileError? in
             for index in 0..<bytes.count {
-                if bytes[index] == 0 { return .malformed(tr("the file is not XML in UTF-8")) }
+                if bytes[index] == 0 { return .malformed(tr("the file is not XML in UTF-8 or UTF-16")) }
                 guard bytes[index] == UInt8(ascii: "<"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "!") else { continue }
                 let word = bytes[(index + 2)..<min(bytes.count, index + 9)].map { $0 | 0x20 }
                 if word.starts(with: Array("doctype".utf8)) || word.starts(with: Array("entity".utf8)) { return .declarationsRefused }
