@@ -79,6 +79,8 @@ let package = Package(
                                                   .product(name: "NIOSSL", package: "swift-nio-ssl")]),
         // Files kept on disk: written whole (a temporary renamed into place), caches trimmed to their newest files.
         .target(name: "KeptFiles"),
+        // Names from outside — place files, Flickr, On the Map — made one safe line of bounded length. No GTK.
+        .target(name: "PlainText"),
         // Map tiles without GTK: tile maths, the disk cache and its staleness, fetching, the built-in world basemap.
         .target(name: "MapTiles", dependencies: ["Translations", "WebAccess", "KeptFiles", .product(name: "GRDB", package: "GRDB.swift")]),
         // Pin clusters per zoom level (the supercluster approach: a k-d tree per level). Pure Swift: no GTK, no store.
@@ -86,9 +88,9 @@ let package = Package(
         // Place names and search: libgeonames offline, Nominatim online, one rate limiter. No GTK.
         .target(name: "Places", dependencies: ["Translations", "CGeonames", "WebAccess", .product(name: "Logging", package: "swift-log")]),
         // The model: pins, photos, viewport; migrations; photo files on disk. No GTK.
-        .target(name: "TouristStore", dependencies: ["Translations", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "TouristStore", dependencies: ["Translations", "PlainText", .product(name: "GRDB", package: "GRDB.swift")]),
         // The Flickr API: requests, decoding, errors, paging, downloads. No GTK, no store.
-        .target(name: "FlickrClient", dependencies: ["Translations", "WebAccess", "KeptFiles", .product(name: "Logging", package: "swift-log"),
+        .target(name: "FlickrClient", dependencies: ["Translations", "WebAccess", "KeptFiles", "PlainText", .product(name: "Logging", package: "swift-log"),
                                                      .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                                      .product(name: "NIOCore", package: "swift-nio"),
                                                      .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -101,7 +103,7 @@ let package = Package(
                                                     .product(name: "Logging", package: "swift-log")]),
         // Places in and out: GPX 1.1, KML 2.2/KMZ and GeoJSON (Google Takeout's and Organic Maps' among them) read and
         // written, hostile files refused whole. No GTK, no store.
-        .target(name: "PlaceFiles", dependencies: ["Translations", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
+        .target(name: "PlaceFiles", dependencies: ["Translations", "PlainText", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         // The user's own geotagged photos: read with libgexiv2 (Shotwell's EXIF/XMP library), indexed in a GRDB
         // database of their own, found near a place. Never writes a photo. No GTK.
         .systemLibrary(name: "CGexiv2", pkgConfig: "gexiv2", providers: [.apt(["libgexiv2-dev"])]),
@@ -174,7 +176,7 @@ let package = Package(
 
         // MARK: On the Map desktop client (issue 10) — talks to the server only over HTTP.
         // The API client, `StudentInformation` and the observable student directory. No GTK.
-        .target(name: "StudentLocations", dependencies: ["Translations", "OnTheMapAPI", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "StudentLocations", dependencies: ["Translations", "OnTheMapAPI", "PlainText", .product(name: "Logging", package: "swift-log")]),
         // Login page, map and list window, Add Location dialog; the kept session in the keyring (libsecret).
         .target(name: "OnTheMapUI", dependencies: ["Layouts", "Translations", "CGtk", "COsmGpsMap", "CShims", "GLibSwift", "MapView",
                                                   "StudentLocations", "Places", "CSecret",
@@ -191,6 +193,7 @@ let package = Package(
                                                   "FlickrTestSupport"]),
         .testTarget(name: "PinClustersTests", dependencies: ["PinClusters"]),
         .testTarget(name: "KeptFilesTests", dependencies: ["KeptFiles"]),
+        .testTarget(name: "PlainTextTests", dependencies: ["PlainText"]),
         .testTarget(name: "MapViewTests", dependencies: ["MapView"]),
         // The HTTP stack against the Flickr test server's images and faults.
         .testTarget(name: "WebAccessTests", dependencies: ["WebAccess", "FlickrTestSupport"]),

@@ -1,4 +1,5 @@
 import Foundation
+import PlainText
 
 /// Turns the body of a `flickr.photos.search` answer into a page or a `FlickrError`.
 ///
@@ -97,9 +98,10 @@ public enum SearchResponseDecoding {
             let large = [CodingKeys.url_b, .url_z].compactMap { container.lenientString($0).flatMap(Self.usableImageURL) }.first
             for (urlKey, widthKey, heightKey) in sizes {
                 guard let text = container.lenientString(urlKey), let url = Self.usableImageURL(text) else { continue }
-                let ownerName = container.lenientString(.ownername).flatMap { $0.isEmpty ? nil : $0 }
+                // Shown as Flickr sends them, so made plain here: no text-reversing controls, one line, capped.
+                let ownerName = container.lenientString(.ownername).map(PlainText.name).flatMap { $0.isEmpty ? nil : $0 }
                 photo = FlickrPhoto(id: id, owner: owner, ownerName: ownerName,
-                                    title: container.lenientString(.title) ?? "",
+                                    title: container.lenientString(.title).map(PlainText.name) ?? "",
                                     secret: container.lenientString(.secret), server: container.lenientString(.server),
                                     farm: container.lenientInt(.farm), license: container.lenientString(.license),
                                     imageURL: url, width: container.lenientInt(widthKey),

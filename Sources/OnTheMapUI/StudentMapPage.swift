@@ -99,6 +99,13 @@ final class StudentMapPage {
 /// opens it, or the text and a note when it is not a web link).
 @MainActor
 enum StudentDetails {
+    /// A name of up to 200 characters (PlainText's cap) wraps, as wide as the link, rather than widening the popover.
+    private static func wrapWithinPopover(_ label: UnsafeMutablePointer<GtkWidget>) {
+        gtk_label_set_line_wrap(label.cast(), 1)
+        gtk_label_set_line_wrap_mode(label.cast(), PANGO_WRAP_WORD_CHAR)
+        gtk_label_set_max_width_chars(label.cast(), 40)
+    }
+
     static func box(for student: StudentInformation, onOpen: @escaping @MainActor (URL) -> Void) -> UnsafeMutablePointer<GtkWidget> {
         let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 4)!
         Widgets.setMargins(box, 12)
@@ -106,11 +113,13 @@ enum StudentDetails {
         Widgets.addStyleClass(name, "student-name")
         gtk_label_set_xalign(name.cast(), 0)
         gtk_label_set_selectable(name.cast(), 0)
+        wrapWithinPopover(name)
         gtk_container_add(box.container, name)
         if !student.mapString.isEmpty {
             let place = gtk_label_new(student.mapString)!
             Widgets.addStyleClass(place, "dim-label")
             gtk_label_set_xalign(place.cast(), 0)
+            wrapWithinPopover(place)
             gtk_container_add(box.container, place)
         }
         if let url = student.link {

@@ -1,3 +1,5 @@
+import PlainText
+
 /// The places a reader has found so far: each checked on the map, never more than the limit kept.
 struct PlaceCollector {
     let limit: Int
@@ -8,7 +10,10 @@ struct PlaceCollector {
         self.limit = limit
     }
 
+    /// Adds `place` under its name made plain (one line, no text-reversing controls, capped).
     mutating func add(_ place: PlaceRecord) throws(PlaceFileError) {
+        var place = place
+        place.name = place.name.map(PlainText.name).flatMap { $0.isEmpty ? nil : $0 }
         try Self.check(place)
         guard places.count < limit else { throw .tooManyPlaces(limit: limit) }
         places.append(place)

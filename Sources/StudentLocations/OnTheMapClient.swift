@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import OnTheMapAPI
+import PlainText
 import Translations
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -65,7 +66,7 @@ public final class OnTheMapClient: StudentLocationsAPI {
         let user = try decode(PublicUserData.self, from: try await send("GET", ["users", key], prefixed: true))
         logger.info("Logged in", metadata: ["account": "\(key)"])
         return UserSession(accountKey: key, sessionId: started.session.id, expiration: started.session.expiration,
-                           firstName: user.firstName, lastName: user.lastName)
+                           firstName: PlainText.name(user.firstName), lastName: PlainText.name(user.lastName))
     }
 
     /// A 401 or 403 to `GET session` means the server ended the session; a server without that route (404, 405:
@@ -86,7 +87,7 @@ public final class OnTheMapClient: StudentLocationsAPI {
         let user = try decode(PublicUserData.self, from: try await send("GET", ["users", accountKey], prefixed: true))
         logger.info("Resumed a kept session", metadata: ["account": "\(accountKey)"])
         return UserSession(accountKey: accountKey, sessionId: sessionId, expiration: live,
-                           firstName: user.firstName, lastName: user.lastName)
+                           firstName: PlainText.name(user.firstName), lastName: PlainText.name(user.lastName))
     }
 
     /// A session that already ended or expired (401) counts as logged out.
@@ -236,7 +237,7 @@ public final class OnTheMapClient: StudentLocationsAPI {
     private static var tooLarge: StudentLocationsError {
         // Translators: how the server failed, shown as "The server failed (its answer was larger than 4 MB)."; %@ is
         // a size in megabytes.
-        .serverFailed(detail: String(format: tr("its answer was larger than %@ MB"), locale: Translations.formattingLocale,
+        .serverFailed(detail: formatted(tr("its answer was larger than %@ MB"),
                                      (answerByteLimit / 1_000_000).formatted(.number.locale(Translations.formattingLocale))))
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import OnTheMapAPI
+import PlainText
 import Translations
 
 /// One student's pin as the map and the list show it: the wire type's fields (`student.firstName`, …), read
@@ -61,6 +62,8 @@ struct TolerantStudentLocation: Decodable {
             return
         }
         func text(_ key: Key) -> String { (try? container.decodeIfPresent(String.self, forKey: key)) ?? "" }
+        // What the list and the map show as it came: plain, so a name cannot reverse the text around it.
+        func name(_ key: Key) -> String { PlainText.name(text(key)) }
         func number(_ key: Key) -> Double? { try? container.decodeIfPresent(Double.self, forKey: key) }
         func date(_ key: Key) -> Date? {
             guard let value = try? container.decodeIfPresent(String.self, forKey: key) else { return nil }
@@ -74,8 +77,8 @@ struct TolerantStudentLocation: Decodable {
         }
         let updatedAt = date(.updatedAt) ?? date(.createdAt) ?? .distantPast
         information = StudentInformation(StudentLocation(
-            objectId: objectId, uniqueKey: text(.uniqueKey), firstName: text(.firstName), lastName: text(.lastName),
-            mapString: text(.mapString), mediaURL: text(.mediaURL), latitude: latitude, longitude: longitude,
+            objectId: objectId, uniqueKey: text(.uniqueKey), firstName: name(.firstName), lastName: name(.lastName),
+            mapString: name(.mapString), mediaURL: text(.mediaURL), latitude: latitude, longitude: longitude,
             createdAt: date(.createdAt) ?? updatedAt, updatedAt: updatedAt))
     }
 }

@@ -1,4 +1,5 @@
 import GRDB
+import PlainText
 
 extension AppDatabase {
     /// The migrations that build the schema; append new ones, never edit a shipped one.
@@ -126,6 +127,17 @@ extension AppDatabase {
                 t.column("pin_id", .integer).notNull().references("pin", onDelete: .cascade)
                 t.column("path", .text).notNull()
                 t.primaryKey(["pin_id", "path"])
+            }
+        }
+
+        migrator.registerMigration("v8-plain-place-names") { db in
+            // Names stored before they were made plain: a right-to-left override in one reversed what follows it.
+            for row in try Row.fetchAll(db, sql: "SELECT id, place_name FROM pin WHERE place_name IS NOT NULL") {
+                let name: String = row["place_name"]
+                let plain = PlainText.name(name)
+                guard plain != name else { continue }
+                try db.execute(sql: "UPDATE pin SET place_name = ? WHERE id = ?",
+                               arguments: [plain.isEmpty ? nil : plain, row["id"] as Int64])
             }
         }
 

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import GRDB
+import PlainText
 
 /// The app's database: pins, their photo albums, the saved viewport and window state,
 /// and the photo files on disk that follow the `photo` rows.
@@ -226,7 +227,9 @@ extension AppDatabase {
                 var request = Pin.filter(id: entry.id)
                     .filter(Pin.Columns.latitude == entry.latitude && Pin.Columns.longitude == entry.longitude)
                 if source == .offline { request = request.filter(Pin.Columns.placeNameSource == nil) }
-                named += try request.updateAll(db, Pin.Columns.placeName.set(to: entry.name),
+                // Geocoders' names come from outside too (OpenStreetMap's contributors, GeoNames).
+                let name = PlainText.name(entry.name)
+                named += try request.updateAll(db, Pin.Columns.placeName.set(to: name.isEmpty ? nil : name),
                                                Pin.Columns.placeNameSource.set(to: source.rawValue))
             }
             return named

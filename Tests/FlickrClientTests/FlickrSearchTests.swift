@@ -434,4 +434,19 @@ final class SearchResponseDecodingTests: XCTestCase {
         let photos = try SearchResponseDecoding.decode(body, requestedPage: 1, requestedPerPage: 4).photos
         XCTAssertEqual(photos.map { $0.largeImageURL?.lastPathComponent }, ["1_a_b.jpg", "2_a_z.jpg", nil, nil])
     }
+
+    /// Titles and owners' names are shown as they come: a right-to-left override would reverse what follows it.
+    func testTitlesAndOwnerNamesArriveAsPlainText() throws {
+        let long = String(repeating: "y", count: 10_257)
+        let body = Data(#"""
+            {"photos":{"page":1,"pages":1,"perpage":2,"total":2,"photo":[
+              {"id":"1","owner":"o","ownername":"\u202Egnp.exe","title":"Sunset\n\tover\u0007 Lisbon",
+               "url_n":"https://live.staticflickr.com/1/1_a_n.jpg"},
+              {"id":"2","owner":"o","ownername":"\u2066\u2069","title":"\#(long)","url_n":"https://live.staticflickr.com/1/2_a_n.jpg"}
+            ]},"stat":"ok"}
+            """#.utf8)
+        let photos = try SearchResponseDecoding.decode(body, requestedPage: 1, requestedPerPage: 2).photos
+        XCTAssertEqual(photos.map(\.title), ["Sunset over Lisbon", String(repeating: "y", count: 199) + "…"])
+        XCTAssertEqual(photos.map(\.ownerName), ["gnp.exe", nil])
+    }
 }

@@ -87,15 +87,32 @@ final class HostilePlaceFileTests: XCTestCase {
         XCTAssertEqual(errno, ENXIO)
     }
 
-    /// UTF-16 would hide a declaration from the byte screen, so XML that is not ASCII-compatible is not parsed.
-    func testUTF16XMLIsNotParsed() throws {
-        let utf16 = try XCTUnwrap(Self.externalEntity("/etc/passwd").replacingOccurrences(of: "<?xml version=\"1.0\"?>",
-            with: "<?xml version=\"1.0\" encoding=\"UTF-16\"?>").data(using: .utf16))
-        XCTAssertThrowsError(try PlaceFileReader.read(data: utf16, fileName: "wide.gpx")) { error in
-            guard case .malformed? = error as? PlaceFileError else { return XCTFail("\(error)") }
+    /// UTF-16 is screened as the UTF-8 it becomes, so a declaration hides in no encoding, KMZ members included.
+    func testDeclarationsInUTF16AreRefusedAsInUTF8() throws {
+        func wide(_ text: String) -> String {
+            text.replacingOccurrences(of: "<?xml version=\"1.0\"?>", with: "<?xml version=\"1.0\" encoding=\"UTF-16\"?>")
         }
+        for bigEndian in [false, true] {
+            for mark in [true, false] {
+                let bomb = EncodedPlaceFileTests.utf16(wide(Self.billionLaughs), bigEndian: bigEndian, mark: mark)
+                assertRefused(bomb, fileName: "lol.gpx", with: .declarationsRefused)
+                let passwd = EncodedPlaceFileTests.utf16(wide(Self.externalEntity("/etc/passwd")), bigEndian: bigEndian, mark: mark)
+                assertRefused(passwd, fileName: "wide.gpx", with: .declarationsRefused)
+            }
+        }
+        let kml = EncodedPlaceFileTests.utf16(wide(Self.billionLaughs.replacingOccurrences(of: "gpx", with: "kml")), bigEndian: false)
+        assertRefused(try KMZArchive.archive(kml: kml), fileName: "lol.kmz", with: .declarationsRefused)
+        assertRefused(EncodedPlaceFileTests.utf16(Self.billionLaughs.replacingOccurrences(of: "gpx", with: "svg"), bigEndian: true),
+                      fileName: "lol.svg", with: .declarationsRefused)
         assertRefused(Data(Self.billionLaughs.replacingOccurrences(of: "gpx", with: "svg").utf8), fileName: "lol.svg",
                       with: .declarationsRefused)
+    }
+
+    /// The cap is on the file's bytes in whatever encoding: 64 MiB of UTF-16 is refused as 64 MiB of UTF-8 is.
+    func testOverLargeUTF16FileIsRefusedBeforeTranscoding() {
+        var data = Data([0xFF, 0xFE])
+        data.append(Data(count: PlaceFileReader.maximumFileBytes - 1))
+        assertRefused(data, fileName: "big.kml", with: .tooLarge)
     }
 
     // MARK: Sizes
@@ -216,6 +233,34 @@ final class HostilePlaceFileTests: XCTestCase {
             guard case .coordinateOutOfRange(nil, let latitude, 0)? = error as? PlaceFileError else { return XCTFail("\(error)") }
             XCTAssertTrue(latitude.isNaN)
         }
+    }
+
+    // MARK: Names
+
+    /// A right-to-left override shows "gpx.exe Trap" as "exe.xpg Trap"; a name of 10,257 characters is no name.
+    func testNamesAreReadPlainAndCapped() throws {
+        let reversing = "Trap \u{202E}exe.xpg\u{202C} here"
+        let long = String(repeating: "Lisboa ", count: 1_465) + "!!"
+        XCTAssertEqual(long.count, 10_257)
+        let gpx = """
+        <gpx version="1.1" creator="x" xmlns="http://www.topografix.com/GPX/1/1">
+          <wpt lat="1" lon="2"><name>\(reversing)</name></wpt>
+          <wpt lat="3" lon="4"><name>\(long)</name></wpt>
+          <wpt lat="5" lon="6"><name>  two\n\tlines\u{9B}  </name></wpt>
+          <wpt lat="7" lon="8"><name>\u{2066}\u{2069}</name></wpt>
+        </gpx>
+        """
+        let names = try PlaceFileReader.read(data: Data(gpx.utf8), fileName: "trap.gpx").places.map(\.name)
+        XCTAssertEqual(names.count, 4)
+        XCTAssertEqual(names[0], "Trap exe.xpg here")
+        XCTAssertEqual(names[1]?.count, 200)
+        XCTAssertEqual(names[1]?.hasSuffix("…"), true)
+        XCTAssertEqual(names[2], "two lines")
+        XCTAssertNil(names[3], "a name of nothing but controls is no name")
+        let kml = "<kml xmlns=\"http://www.opengis.net/kml/2.2\"><Placemark><name>\(reversing)</name><Point><coordinates>2,1</coordinates></Point></Placemark></kml>"
+        XCTAssertEqual(try PlaceFileReader.read(data: Data(kml.utf8), fileName: nil).places.first?.name, "Trap exe.xpg here")
+        let json = #"{"type":"Feature","geometry":{"type":"Point","coordinates":[2,1]},"properties":{"name":"Trap \u202Eexe.xpg"}}"#
+        XCTAssertEqual(try PlaceFileReader.read(data: Data(json.utf8), fileName: nil).places.first?.name, "Trap exe.xpg")
     }
 
     func testFilesWithoutPlacesSaySo() {

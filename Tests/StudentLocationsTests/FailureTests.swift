@@ -125,4 +125,23 @@ final class FailureTests: XCTestCase {
         XCTAssertEqual(students[1].fullName, "Someone")
         XCTAssertEqual(students[1].createdAt, students[1].updatedAt)
     }
+
+    /// A right-to-left override in a name would reverse the list's line around it; a name is one line, capped.
+    func testNamesAndPlacesArriveAsPlainText() async throws {
+        let body = """
+            {"results": [
+              {"objectId": "a", "firstName": "Ada\\u202E", "lastName": "Love\\nlace", "mapString": "\\u2066London\\u2069,\\tUK",
+               "latitude": 51.5, "longitude": -0.1, "updatedAt": "2026-01-02T03:04:05.678Z"},
+              {"objectId": "b", "firstName": "\(String(repeating: "x", count: 10_257))", "latitude": 1, "longitude": 2,
+               "updatedAt": "2026-01-01T00:00:00Z"}
+            ]}
+            """
+        let canned = try CannedServer(status: 200, body: body)
+        defer { canned.stop() }
+
+        let students = try await makeClient(canned.apiURL).recentLocations(limit: 100).students
+
+        XCTAssertEqual(students.map(\.fullName), ["Ada Love lace", String(repeating: "x", count: 199) + "…"])
+        XCTAssertEqual(students[0].mapString, "London, UK")
+    }
 }

@@ -108,7 +108,7 @@ final class AppDatabaseSchemaTests: XCTestCase {
         }
 
         XCTAssertEqual(applied, ["v1", "v2-undoable-deletions", "v3-albums", "v4-place-names", "v5-photo-viewer", "v6-album-time",
-                                 "v7-hidden-own-photos"])
+                                 "v7-hidden-own-photos", "v8-plain-place-names"])
         XCTAssertTrue(complete)
     }
 
@@ -142,7 +142,7 @@ final class AppDatabaseSchemaTests: XCTestCase {
         XCTAssertEqual(try reopened.viewport(), Viewport(latitude: 48, longitude: 2, zoom: 9))
         let applied = try reopened.reader.read { db in try AppDatabase.migrator.appliedIdentifiers(db) }
         XCTAssertEqual(applied, ["v1", "v2-undoable-deletions", "v3-albums", "v4-place-names", "v5-photo-viewer", "v6-album-time",
-                                 "v7-hidden-own-photos"])
+                                 "v7-hidden-own-photos", "v8-plain-place-names"])
     }
 
     func testOpenCreatesFoldersAndUsesWriteAheadLogging() throws {

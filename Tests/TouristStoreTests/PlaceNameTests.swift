@@ -19,6 +19,38 @@ final class PlaceNameTests: XCTestCase {
         XCTAssertEqual(pin.placeNameSource, .online)
     }
 
+    func testAGeocodersNameIsStoredPlain() throws {
+        let database = try makeEmptyDatabase()
+        let id = try XCTUnwrap(database.insertPin(latitude: 38.7223, longitude: -9.1393).id)
+
+        XCTAssertTrue(try database.namePin(id: id, "Lisboa\u{202E}gpx.exe\u{202C},\n Portugal", source: .online, at: 38.7223, -9.1393))
+
+        XCTAssertEqual(try database.pin(id: id)?.placeName, "Lisboagpx.exe, Portugal")
+    }
+
+    func testNamesStoredBeforeTheyWereMadePlainAreCleanedOnOpening() throws {
+        // Given a database of the version before, with a reversing name, a long one and a plain one
+        let folder = try makeTemporaryFolder()
+        let queue = try DatabaseQueue(path: folder.appendingPathComponent("old.sqlite").path,
+                                      configuration: AppDatabase.makeConfiguration())
+        try AppDatabase.migrator.migrate(queue, upTo: "v7-hidden-own-photos")
+        let long = String(repeating: "n", count: 10_257)
+        try queue.write { db in
+            for (id, name) in [(1, "\u{202E}gpx.exe Trap"), (2, long), (3, "Porto")] {
+                try db.execute(sql: "INSERT INTO pin(id, latitude, longitude, created_at, place_name) VALUES (?, 41, -8, 0, ?)",
+                               arguments: [id, name])
+            }
+        }
+
+        // When the app opens it
+        let database = try AppDatabase(queue, dataFolder: folder)
+
+        // Then the names are plain and capped, the plain one as it was
+        XCTAssertEqual(try database.pin(id: 1)?.placeName, "gpx.exe Trap")
+        XCTAssertEqual(try database.pin(id: 2)?.placeName, String(repeating: "n", count: 199) + "…")
+        XCTAssertEqual(try database.pin(id: 3)?.placeName, "Porto")
+    }
+
     func testANameLookedUpBeforeAMoveIsNotStored() throws {
         let database = try makeEmptyDatabase()
         let id = try XCTUnwrap(database.insertPin(latitude: 48.8867, longitude: 2.3431).id)

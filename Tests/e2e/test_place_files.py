@@ -391,3 +391,122 @@ def test_export_writes_every_pin_that_other_programs_and_a_fresh_library_read_ba
     assert all(abs(a - b) < 0.001 for (_, a), (_, b) in zip(fresh_times, times)), (fresh_times, times)
     screenshot("round-trip")
 
+
+
+# MARK: Issue 46 — UTF-16 files, names that reverse text or fill the window, a one-place file opened again
+
+
+def test_a_google_earth_kml_in_utf16_becomes_pins_with_its_names(make_app, downloads, screenshot):
+    kml = samples.google_earth_kml(downloads / "Saved.kml")
+    assert kml.read_bytes().startswith(b"\xff\xfe<\x00?\x00x\x00m\x00l\x00"), "UTF-16LE with its byte-order mark"
+    app = make_app(LaunchedWithFiles).start(files=(kml,))
+    dialogs = Dialogs(app)
+
+    text = import_question(dialogs, "Import 3 places?")
+    assert "From “Saved.kml”." in text, text
+    screenshot("question")
+    dialogs.answer("Import")
+    app.wait_until(lambda: app.named_pins() == expected(samples.GOOGLE_EARTH_PLACES), 10,
+                   lambda: f"the UTF-16 file's places are pins with their names: {app.named_pins()}")
+    dialogs.notification("3 places imported")
+
+
+def place_rows(accessible: AccessibleApp) -> list[str]:
+    """My Places' rows by place name (a row reads "NAME, N photos")."""
+    return [n.name.rsplit(", ", 1)[0] for n in accessible.node.findChildren(lambda n: n.roleName == "list item",
+                                                                            showingOnly=False)
+            if n.showing and (n.name.endswith(" photos") or n.name.endswith(" photo"))]
+
+
+def label_width(accessible: AccessibleApp, text: str) -> int:
+    return next(n.size[0] for n in accessible.node.findChildren(lambda n: n.roleName == "label" and n.name == text,
+                                                                showingOnly=False) if n.showing)
+
+
+def test_names_that_reverse_text_or_fill_the_window_are_stored_plain_and_capped(make_app, downloads, screenshot):
+    gpx = samples.tricky_names_gpx(downloads / "tricky.gpx")
+    plain = "Lisbon gpj.exe"
+    capped = samples.LONG_NAME[:199].rstrip() + "…"
+    app = make_app(LaunchedWithFiles).start(files=(gpx,))
+    dialogs = Dialogs(app)
+    import_question(dialogs, "Import 2 places?")
+    dialogs.answer("Import")
+    app.wait_until(lambda: len(app.pins()) == 2, 10, "both waypoints are pins")
+
+    names = sorted(name for (name,) in app.query("SELECT place_name FROM pin"))
+    assert not any("\u202e" in name for name in names), f"no right-to-left override is stored: {names!r}"
+    assert names == sorted([plain, capped]), names
+    assert max(len(name) for name in names) == 200, "the long name is cut to 200 characters, its last an ellipsis"
+    width = app.window_geometry()[2]
+
+    # My Places shows the names as stored, the long one cut short on screen, not widening the window.
+    app.key("F9")
+    accessible = dialogs.accessible
+    rows = app.wait_until(lambda: len(r := place_rows(accessible)) == 2 and r, 10, "My Places lists both places")
+    assert rows == [capped, plain], f"newest first, as stored: {rows!r}"
+    screenshot("my-places")
+    assert app.window_geometry()[2] == width, "a long name does not stretch the window"
+    assert label_width(accessible, capped) < width, "the long name is ellipsized within the sidebar"
+
+    # Its album's title is cut short too.
+    app.key("Return")
+    accessible.find("Back", "push button")
+    app.wait_until(lambda: capped in accessible.labels(), 10, "the long name's album is open")
+    screenshot("album")
+    assert app.window_geometry()[2] == width, "the album's title does not stretch the window"
+    assert label_width(accessible, capped) < width, "the album's title is ellipsized"
+    assert app.process.poll() is None
+
+
+def test_a_one_place_file_opened_again_says_its_place_is_on_the_map(make_app, downloads, screenshot):
+    gpx = samples.gps_logger_gpx(downloads / "lisbon.gpx", samples.OTHER_WAYPOINTS[:1])
+    app = make_app(LaunchedWithFiles).start(files=(gpx,))
+    dialogs = Dialogs(app)
+    import_question(dialogs, "Import 1 place?")
+    dialogs.answer("Import")
+    app.wait_until(lambda: app.named_pins() == expected(samples.OTHER_WAYPOINTS[:1]), 10, "its place is a pin")
+
+    # The message uses only the file's name, its second argument: issue 46 found it crashed the app.
+    assert app.open_again(str(gpx), cwd=downloads).returncode == 0
+    _, text = dialogs.alert()
+    screenshot("nothing-to-import")
+    assert app.process.poll() is None, f"the app is alive; log:\n{app.log_tail()}"
+    assert text == "Nothing to import The place in “lisbon.gpx” is already on your map.", text
+    dialogs.answer("OK")
+    assert app.named_pins() == expected(samples.OTHER_WAYPOINTS[:1])
+    assert app.process.poll() is None
+
+
+def test_the_exports_name_follows_the_type_chosen_in_the_file_chooser(make_app, downloads, tmp_path, screenshot):
+    """Issue 46 point 5: the chooser offers "My Places.gpx"; choosing KML placemarks in its type list writes KML,
+    named "My Places.kml" — and the offered name kept with its type writes GPX."""
+    app = make_app(LaunchedWithFiles).start(files=(samples.gps_logger_gpx(downloads / "logger.gpx"),))
+    dialogs = Dialogs(app)
+    import_question(dialogs, "Import 3 places?")
+    dialogs.answer("Import")
+    app.wait_until(lambda: len(app.pins()) == 3, 10, "three pins")
+
+    app.key("shift+ctrl+e")
+    accessible = dialogs.accessible
+    name_field = app.wait_until(lambda: next((n for n in accessible.node.findChildren(
+        lambda n: n.roleName == "text", showingOnly=False) if n.showing and n.text == "My Places.gpx"), None), 10,
+        "the chooser offers the name “My Places.gpx”")
+    types = app.wait_until(lambda: next((n for n in accessible.node.findChildren(
+        lambda n: n.roleName == "combo box", showingOnly=False) if n.showing and any(
+            item.name == "KML placemarks" for item in n.findChildren(lambda i: i.roleName == "menu item",
+                                                                     showingOnly=False))), None), 10,
+        "the chooser lists the types")
+    types.doActionNamed("press")
+    accessible.find("KML placemarks", "menu item").doActionNamed("click")
+    app.wait_until(lambda: types.querySelection().getSelectedChild(0).name == "KML placemarks", 5, "KML is chosen")
+    # Into this test's folder, the name as offered: the chooser's location is its own business.
+    window = xdotool(app.display, "search", "--onlyvisible", "--name", "^Export Places$").stdout.split()[0]
+    xdotool(app.display, "windowfocus", "--sync", window)
+    name_field.queryEditableText().setTextContents(str(tmp_path / "My Places.gpx"))
+    screenshot("export-kml-chosen")
+    accessible.find("Export", "push button").doActionNamed("click")
+    notification = dialogs.notification("3 places exported to")
+    assert notification == "3 places exported to “My Places.kml”"
+    written = tmp_path / "My Places.kml"
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("My Places")) == ["My Places.kml"]
+    assert_same_places(kml_places(written.read_bytes()), app.named_pins(), "the KML the type chosen wrote")

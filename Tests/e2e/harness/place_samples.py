@@ -41,6 +41,16 @@ ORGANIC_MAPS_PLACES = [
 # The KMZ holds the KML's places and this one more.
 ORGANIC_MAPS_EXTRA = Place("Cité du Vin, Bordeaux", 44.862524, -0.550142)
 
+GOOGLE_EARTH_PLACES = [
+    Place("Ærøskøbing Havn", 54.8886, 10.4110),
+    Place("東京タワー", 35.6586, 139.7454),
+    Place("Zürich — Üetliberg", 47.3496, 8.4917),
+]
+
+# "Lisbon gpj.exe" behind a right-to-left override shows as "Lisbon exe.jpg"; issue 46 met one of 10,257 characters.
+REVERSING_NAME = "Lisbon \u202egpj.exe"
+LONG_NAME = ("Praia da Rocha, Portimão " * 500)[:10_257]
+
 
 def _xml(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
@@ -58,6 +68,23 @@ def gps_logger_gpx(path: Path, places: list[Place] = LOGGER_WAYPOINTS) -> Path:
         'xsi:schemaLocation="http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd">\n'
         '<metadata><time>2023-06-01T08:00:00.000Z</time></metadata>\n' + points + '</gpx>\n', encoding="utf-8")
     return path
+
+
+def google_earth_kml(path: Path, places: list[Place] = GOOGLE_EARTH_PLACES) -> Path:
+    """Placemarks as Google Earth saves them on systems where it writes UTF-16 (little-endian, with its mark)."""
+    placemarks = "".join(f"<Placemark><name>{_xml(p.name)}</name><Point><coordinates>{p.longitude},{p.latitude},0"
+                         "</coordinates></Point></Placemark>\n" for p in places)
+    path.write_bytes(b"\xff\xfe" + (
+        '<?xml version="1.0" encoding="UTF-16"?>\n<kml xmlns="http://www.opengis.net/kml/2.2" '
+        'xmlns:gx="http://www.google.com/kml/ext/2.2">\n<Document><name>Saved</name>\n' + placemarks
+        + "</Document>\n</kml>\n").encode("utf-16-le"))
+    return path
+
+
+def tricky_names_gpx(path: Path) -> Path:
+    """Two waypoints named to hurt: one with a right-to-left override, one of 10,257 characters (the newer)."""
+    return gps_logger_gpx(path, [Place(REVERSING_NAME, 38.7223, -9.1393, "2024-05-01T10:00:00Z"),
+                                 Place(LONG_NAME, 37.1190, -8.5370, "2024-05-02T10:00:00Z")])
 
 
 def takeout_saved_places(path: Path) -> Path:
