@@ -99,7 +99,7 @@ public enum SearchResponseDecoding {
             for (urlKey, widthKey, heightKey) in sizes {
                 guard let text = container.lenientString(urlKey), let url = Self.usableImageURL(text) else { continue }
                 // Shown as Flickr sends them, so made plain here: no text-reversing controls, one line, capped.
-                let ownerName = container.lenientString(.ownername).map(PlainText.name).flatMap { $0.isEmpty ? nil : $0 }
+                let ownerName = PlainText.nonEmptyName(container.lenientString(.ownername))
                 photo = FlickrPhoto(id: id, owner: owner, ownerName: ownerName,
                                     title: container.lenientString(.title).map(PlainText.name) ?? "",
                                     secret: container.lenientString(.secret), server: container.lenientString(.server),

@@ -13,7 +13,7 @@ struct PlaceCollector {
     /// Adds `place` under its name made plain (one line, no text-reversing controls, capped).
     mutating func add(_ place: PlaceRecord) throws(PlaceFileError) {
         var place = place
-        place.name = place.name.map(PlainText.name).flatMap { $0.isEmpty ? nil : $0 }
+        place.name = PlainText.nonEmptyName(place.name)
         try Self.check(place)
         guard places.count < limit else { throw .tooManyPlaces(limit: limit) }
         places.append(place)

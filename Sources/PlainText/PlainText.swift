@@ -10,6 +10,13 @@ public enum PlainText {
     /// reverse the text around them) or control characters; line breaks and tabs become spaces, runs of
     /// whitespace one space, both ends trimmed, and a name past the cap cut to it, ending in "…".
     /// The directional marks U+200E, U+200F and U+061C stay: they affect nothing past their neighbours.
+    /// `name(text)`, or nil where nothing is left (or there was no text): a name that is no name.
+    public static func nonEmptyName(_ text: String?) -> String? {
+        guard let text else { return nil }
+        let plain = name(text)
+        return plain.isEmpty ? nil : plain
+    }
+
     public static func name(_ text: String) -> String {
         var line = String.UnicodeScalarView()
         var space: Unicode.Scalar?

@@ -134,10 +134,9 @@ extension AppDatabase {
             // Names stored before they were made plain: a right-to-left override in one reversed what follows it.
             for row in try Row.fetchAll(db, sql: "SELECT id, place_name FROM pin WHERE place_name IS NOT NULL") {
                 let name: String = row["place_name"]
-                let plain = PlainText.name(name)
+                let plain = PlainText.nonEmptyName(name)
                 guard plain != name else { continue }
-                try db.execute(sql: "UPDATE pin SET place_name = ? WHERE id = ?",
-                               arguments: [plain.isEmpty ? nil : plain, row["id"] as Int64])
+                try db.execute(sql: "UPDATE pin SET place_name = ? WHERE id = ?", arguments: [plain, row["id"] as Int64])
             }
         }
 

@@ -228,8 +228,7 @@ extension AppDatabase {
                     .filter(Pin.Columns.latitude == entry.latitude && Pin.Columns.longitude == entry.longitude)
                 if source == .offline { request = request.filter(Pin.Columns.placeNameSource == nil) }
                 // Geocoders' names come from outside too (OpenStreetMap's contributors, GeoNames).
-                let name = PlainText.name(entry.name)
-                named += try request.updateAll(db, Pin.Columns.placeName.set(to: name.isEmpty ? nil : name),
+                named += try request.updateAll(db, Pin.Columns.placeName.set(to: PlainText.nonEmptyName(entry.name)),
                                                Pin.Columns.placeNameSource.set(to: source.rawValue))
             }
             return named

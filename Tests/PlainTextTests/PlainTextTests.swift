@@ -32,6 +32,9 @@ final class PlainTextTests: XCTestCase {
 
     func testNothingLeftIsEmpty() {
         XCTAssertEqual(PlainText.name(" \u{202E}\n\t\u{00} "), "")
+        XCTAssertNil(PlainText.nonEmptyName(" \u{202E}\n\t\u{00} "), "a name that is no name")
+        XCTAssertNil(PlainText.nonEmptyName(nil))
+        XCTAssertEqual(PlainText.nonEmptyName(" Porto\u{202E} "), "Porto")
     }
 
     func testALongNameIsCutToTheCapWithAnEllipsis() {
